@@ -1,0 +1,1 @@
+"""El lado del profesor: la corrección y las órdenes que mueven el curso con nbgrader."""

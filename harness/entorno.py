@@ -1,0 +1,98 @@
+"""El entorno de ficheros, sus cuatro herramientas y la comprobación de sus esquemas.
+
+Un entorno es un dict ruta → texto. Cada herramienta recibe el entorno primero y
+devuelve texto; sólo `escribir` lo cambia.
+"""
+
+ENTORNO = {
+    "lista.txt": "pan, leche, patatas",
+    "notas/cena.txt": "El sábado cenamos seis.\nMarta no come cebolla.",
+    "recetas/gazpacho.txt": "tomates, pepino, pimiento, ajo, aceite, vinagre, sal\n"
+                            "Se tritura todo y se sirve muy frío.",
+    "recetas/tortilla.txt": "patatas, huevos, cebolla, aceite, sal\n"
+                            "Se fríen las patatas con la cebolla y se cuajan con el huevo.",
+}
+
+
+def leer(entorno, ruta):
+    """El texto del fichero `ruta`. Si no existe, lanza FileNotFoundError y no cambia nada."""
+    if ruta not in entorno:
+        raise FileNotFoundError("no existe el fichero %r" % ruta)
+    return entorno[ruta]
+
+
+def listar(entorno, carpeta):
+    """Las rutas que hay bajo `carpeta`, una por línea y en orden."""
+    prefijo = carpeta if carpeta == "" or carpeta.endswith("/") else carpeta + "/"
+    return "\n".join(sorted(r for r in entorno if r.startswith(prefijo)))
+
+
+def buscar(entorno, patron):
+    """Las líneas que contienen `patron`, como `ruta:número: línea`. Sin coincidencias, texto vacío."""
+    return "\n".join(
+        "%s:%d: %s" % (ruta, n, linea)
+        for ruta in sorted(entorno)
+        for n, linea in enumerate(entorno[ruta].split("\n"), start=1)
+        if patron in linea
+    )
+
+
+def escribir(entorno, ruta, contenido):
+    """Sustituye el fichero `ruta` entero por `contenido` (lo crea si no existe)."""
+    entorno[ruta] = contenido
+    return "escritos %d caracteres en %s" % (len(contenido), ruta)
+
+
+def _esquema(nombre, descripcion, **campos):
+    propiedades = {campo: {"type": tipo, "description": texto} for campo, (tipo, texto) in campos.items()}
+    return {"name": nombre, "description": descripcion,
+            "input_schema": {"type": "object", "properties": propiedades, "required": list(campos)}}
+
+
+HERRAMIENTAS = [
+    _esquema("leer", "Devuelve el texto de un fichero. Falla si el fichero no existe.",
+             ruta=("string", "La ruta del fichero, por ejemplo lista.txt.")),
+    _esquema("listar", "Devuelve las rutas de los ficheros de una carpeta, una por línea.",
+             carpeta=("string", "La carpeta, por ejemplo recetas/.")),
+    _esquema("buscar", "Devuelve las líneas de todos los ficheros que contienen un texto, "
+             "cada una con su ruta y su número de línea. Si no hay ninguna, devuelve un texto vacío.",
+             patron=("string", "El texto que se busca, tal cual.")),
+    _esquema("escribir", "Sustituye el fichero entero por el contenido dado; si no existe, lo crea.",
+             ruta=("string", "La ruta del fichero."),
+             contenido=("string", "El texto completo que tendrá el fichero.")),
+]
+
+FUNCIONES = {"leer": leer, "listar": listar, "buscar": buscar, "escribir": escribir}
+
+# Cada tipo de JSON Schema: la clase de Python que lo representa y cómo se dice.
+_TIPOS = {"string": (str, "un texto"), "array": (list, "una lista"), "object": (dict, "un objeto"),
+          "boolean": (bool, "un booleano"), "integer": (int, "un número entero"),
+          "number": ((int, float), "un número")}
+
+
+def _tipo_de(valor):
+    if isinstance(valor, bool):
+        return "un booleano"
+    if valor is None:
+        return "nulo"
+    return next((nombre for clase, nombre in _TIPOS.values() if isinstance(valor, clase)), type(valor).__name__)
+
+
+def incumple(llamada):
+    """None si la llamada cumple el esquema de su herramienta; si no, el motivo, en una frase."""
+    esquema = next((h["input_schema"] for h in HERRAMIENTAS if h["name"] == llamada.get("name")), None)
+    if esquema is None:
+        return "no existe la herramienta %r" % llamada.get("name")
+    entrada = llamada.get("input")
+    if not isinstance(entrada, dict):
+        return "la entrada debe ser un objeto, no %s" % _tipo_de(entrada)
+    for campo in esquema["required"]:
+        if campo not in entrada:
+            return "falta el campo %r" % campo
+    for campo, valor in entrada.items():
+        if campo not in esquema["properties"]:
+            return "%s no tiene el campo %r" % (llamada["name"], campo)
+        clase, nombre = _TIPOS[esquema["properties"][campo]["type"]]
+        if not isinstance(valor, clase) or (isinstance(valor, bool) and clase is not bool):
+            return "el campo %r debe ser %s, no %s" % (campo, nombre, _tipo_de(valor))
+    return None
