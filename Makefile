@@ -4,10 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.instalado
 ASSIGNMENT := errores-como-observaciones
-# JupyterLab refuses to run as root unless told to (CI and these machines run as root).
-ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: install lab test grade bundle clean
+.PHONY: install lab test release grade bundle clean
 
 install: $(STAMP)
 
@@ -18,10 +16,23 @@ $(STAMP): pyproject.toml
 	touch $@
 
 lab: $(STAMP)
-	$(BIN)/python -m course.lab $(ROOT_FLAG)
+	$(BIN)/python -m course.lab
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# Removes what set-up and `make lab`/`make bundle` made; never submitted/, autograded/ or the gradebook.
 clean:
-	rm -rf $(VENV) gradebook.db autograded/* feedback exports trabajo dist
+	rm -rf $(VENV) trabajo dist
+
+# The student version, regenerated from source/ by nbgrader (commit it with the source).
+release: $(STAMP)
+	$(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
+
+# Release, autograde, feedback and grades, end to end (example submissions if submitted/ is empty).
+grade: $(STAMP)
+	$(BIN)/python -m course.corregir
+
+# What a teacher hands to students: dist/curso-harness-estudiante.zip.
+bundle: $(STAMP)
+	$(BIN)/python -m course.paquete
