@@ -1,7 +1,8 @@
 """Prepara el curso y abre la lección en JupyterLab: `python3 empezar.py`.
 
 La primera vez crea un entorno virtual en .venv e instala lo necesario (unos minutos);
-las siguientes sólo abre JupyterLab. Funciona en Linux, macOS y Windows.
+las siguientes sólo abre JupyterLab. Con `--preparar` instala y no abre nada.
+Funciona en Linux, macOS y Windows.
 """
 
 import json
@@ -39,7 +40,7 @@ def _python_del_entorno(entorno):
     return entorno / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
-def main():
+def main(argumentos):
     entorno = AQUI / ".venv"
     python = _python_del_entorno(entorno)
     instalado = entorno / ".instalado"
@@ -54,8 +55,11 @@ def main():
             subprocess.check_call([*jupyter, "server", "extension", "disable", "--sys-prefix", extension])
         idioma_por_defecto(entorno)
         instalado.touch()
-    return abrir_lab(python, LECCION, AQUI, sys.argv[1:])
+    if "--preparar" in argumentos:
+        print("Preparado. Para abrir la lección: python3 empezar.py")
+        return 0
+    return abrir_lab(python, LECCION, AQUI, argumentos)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

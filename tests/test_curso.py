@@ -1,0 +1,163 @@
+"""El curso por fuera: release/ al día y sin soluciones, el cuaderno fuente ejecutable entero,
+Validate, `make grade` con las entregas de ejemplo y el paquete para estudiantes."""
+
+import json
+import subprocess
+import sys
+import zipfile
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from course import corregir, paquete
+from course.entregas import soluciones
+from cursos import CUADERNO, RAIZ, TAREA, copiar_curso, nbgrader
+
+FUENTE = RAIZ / "source" / TAREA / CUADERNO
+RELEASE = RAIZ / "release" / TAREA / CUADERNO
+
+
+def _ids(cuaderno):
+    return [c.metadata.get("nbgrader", {}).get("grade_id") for c in cuaderno.cells]
+
+
+@pytest.fixture(scope="module")
+def regenerado(tmp_path_factory):
+    """La release que nbgrader genera hoy a partir de source/, en un curso temporal."""
+    raiz = copiar_curso(tmp_path_factory.mktemp("curso"))
+    hecho = nbgrader(raiz, "generate_assignment", TAREA, "--force")
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    return raiz / "release" / TAREA
+
+
+def test_release_coincide_con_lo_que_genera_source(regenerado):
+    generados = sorted(p.relative_to(regenerado) for p in regenerado.rglob("*") if p.is_file())
+    guardados = sorted(p.relative_to(RELEASE.parent) for p in RELEASE.parent.rglob("*")
+                       if p.is_file() and ".ipynb_checkpoints" not in p.parts)
+    assert generados == guardados
+    for ruta in generados:
+        assert (regenerado / ruta).read_bytes() == (RELEASE.parent / ruta).read_bytes(), (
+            "release/%s no está al día: ejecuta `make release` y haz commit" % ruta)
+
+
+def test_release_no_tiene_soluciones_ni_pruebas_ocultas():
+    texto = RELEASE.read_text(encoding="utf-8")
+    for prohibido in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS", "course.", "comprobar(", "corregir("):
+        assert prohibido not in texto
+    release = nbformat.read(RELEASE, as_version=4)
+    buenas = soluciones(nbformat.read(FUENTE, as_version=4))
+    assert set(buenas) == {"ejecutar", "respuesta-1", "respuesta-2", "respuesta-3", "respuesta-4"}
+    por_id = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells if "nbgrader" in c.metadata}
+    for grade_id, solucion in buenas.items():
+        celda = por_id[grade_id].source
+        assert "# TU CÓDIGO AQUÍ" in celda and "raise NotImplementedError()" in celda
+        # Ninguna línea de la respuesta buena queda en la del estudiante, salvo el código de partida.
+        partida = set(celda.splitlines())
+        for linea in solucion.splitlines():
+            if linea.strip() and not linea.lstrip().startswith("#"):
+                assert linea in partida or grade_id == "ejecutar" and linea not in texto, (grade_id, linea)
+
+
+def test_los_nombres_que_ve_el_gradebook():
+    fuente = nbformat.read(FUENTE, as_version=4)
+    pruebas = [c.metadata["nbgrader"] for c in fuente.cells
+               if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata["nbgrader"].get("solution")]
+    ids = [p["grade_id"] for p in pruebas]
+    assert all(i.startswith(("ejecutar-", "pregunta-")) for i in ids)
+    assert sorted(i for i in ids if i.startswith("pregunta-")) == ["pregunta-%d" % n for n in (1, 2, 3, 4)]
+    assert sum(p["points"] for p in pruebas if p["grade_id"].startswith("ejecutar-")) == 10
+    orden = _ids(fuente)
+    assert orden.index("pregunta-4") < orden.index("ejecutar") < min(orden.index(i) for i in ids if i.startswith("ejecutar-"))
+
+
+@pytest.fixture(scope="module")
+def fuente_ejecutada(tmp_path_factory):
+    """El cuaderno fuente, con sus soluciones, ejecutado entero en un núcleo de verdad."""
+    cuaderno = nbformat.read(FUENTE, as_version=4)
+    carpeta = tmp_path_factory.mktemp("fuente")
+    NotebookClient(cuaderno, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    return cuaderno
+
+
+def test_la_fuente_se_ejecuta_entera_sin_errores(fuente_ejecutada):
+    for celda in fuente_ejecutada.cells:
+        if celda.cell_type == "code":
+            for salida in celda.outputs:
+                assert salida.output_type != "error", (celda.source, salida.get("evalue"))
+                assert not (salida.output_type == "stream" and salida.name == "stderr"), (celda.source, salida.text)
+
+
+def test_la_primera_celda_muestra_el_error_del_turno_1_y_la_muerte_en_el_turno_2(fuente_ejecutada):
+    salidas = "".join(s.get("text", "") for c in fuente_ejecutada.cells if c.cell_type == "code" for s in c.outputs)
+    assert "t1 ← ERROR \"no se ha ejecutado: falta el campo 'ruta'\"" in salidas
+    assert "turno 2: FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'" in salidas
+
+
+def test_validate_acepta_la_fuente():
+    hecho = nbgrader(RAIZ, "validate", str(FUENTE))
+    assert "Success! Your notebook passes all the tests." in hecho.stdout, hecho.stdout + hecho.stderr
+
+
+def test_validate_en_la_release_sin_contestar_falla_solo_en_cuestionario_y_desafio(tmp_path):
+    from nbgrader.validator import Validator
+
+    copia = tmp_path / CUADERNO
+    copia.write_bytes(RELEASE.read_bytes())
+    fallos = Validator().validate(str(copia))
+    assert set(fallos) == {"failed"}, fallos
+    celdas = [f["source"] for f in fallos["failed"]]
+    for n in (1, 2, 3, 4):
+        assert sum("respuesta_%d" % n in c for c in celdas) == 1, celdas
+    assert sum("bucle(" in c for c in celdas) == 1, celdas
+    assert len(celdas) == 5
+    for f in fallos["failed"]:
+        assert "Traceback" not in f["raw_error"], f["raw_error"]
+
+
+def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
+    raiz = copiar_curso(tmp_path)
+    (raiz / "submitted").mkdir()
+    corregir.main(raiz)
+    notas = corregir.notas(raiz)
+    assert set(notas) == {p.stem for p in corregir.EJEMPLOS.glob("*.toml")}
+    for estudiante, (puntos, maximo) in notas.items():
+        esperado = corregir.leer_ejemplo(corregir.EJEMPLOS / (estudiante + ".toml")).get("nota")
+        assert maximo == 14
+        assert puntos == esperado, estudiante
+    csv = (raiz / "exports" / "notas.csv").read_text()
+    assert all(e in csv for e in notas)
+    for estudiante in notas:
+        html = (raiz / "feedback" / estudiante / TAREA / (TAREA + ".html")).read_text(encoding="utf-8")
+        assert "✔" in html or "No pasa" in html
+
+
+def test_el_paquete_para_estudiantes_lleva_lo_suyo_y_nada_del_profesor(tmp_path):
+    ruta = paquete.construir(destino=tmp_path)
+    with zipfile.ZipFile(ruta) as z:
+        nombres = z.namelist()
+        todo = b"".join(z.read(n) for n in nombres)
+    base = paquete.NOMBRE + "/"
+    for necesario in ("LEEME.md", "empezar.py", "pyproject.toml", "harness/__init__.py", "harness/salmorejo.py",
+                      TAREA + "/" + CUADERNO):
+        assert base + necesario in nombres
+    assert not [n for n in nombres if "source" in n or "course" in n or "calificacion" in n or "__pycache__" in n]
+    for secreto in (b"BEGIN SOLUTION", b"HIDDEN TESTS", b"comprobar(", b"def ejecutar(llamada, entorno):\n    \"\"\""):
+        assert secreto not in todo or secreto.startswith(b"def ejecutar") and todo.count(secreto) == 1
+
+
+def test_el_paquete_se_prepara_con_una_orden_y_validate_funciona(tmp_path):
+    with zipfile.ZipFile(paquete.construir(destino=tmp_path)) as z:
+        z.extractall(tmp_path)
+    carpeta = tmp_path / paquete.NOMBRE
+    hecho = subprocess.run([sys.executable, "empezar.py", "--preparar"], cwd=carpeta, capture_output=True,
+                           text=True, timeout=900)
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    python = carpeta / ".venv" / "bin" / "python"
+    extensiones = subprocess.run([python, "-m", "jupyter", "labextension", "list"], capture_output=True, text=True)
+    salida = extensiones.stdout + extensiones.stderr
+    assert "@jupyter/nbgrader:create-assignment" in salida and "validate-assignment" not in salida.split("Disabled")[-1]
+    validado = subprocess.run([python, "-m", "nbgrader", "validate", TAREA + "/" + CUADERNO], cwd=carpeta,
+                              capture_output=True, text=True, timeout=300)
+    assert "VALIDATION FAILED" in validado.stdout, validado.stdout + validado.stderr
+    assert "ModuleNotFoundError" not in validado.stdout
