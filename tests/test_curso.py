@@ -111,8 +111,6 @@ def test_validate_en_la_release_sin_contestar_falla_solo_en_cuestionario_y_desaf
         assert sum("respuesta_%d" % n in c for c in celdas) == 1, celdas
     assert sum("bucle(" in c for c in celdas) == 1, celdas
     assert len(celdas) == 5
-    for f in fallos["failed"]:
-        assert "Traceback" not in f["raw_error"], f["raw_error"]
 
 
 def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
