@@ -4,6 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.instalado
 ASSIGNMENT := errores-como-observaciones
+# nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
+export PATH := $(CURDIR)/$(BIN):$(PATH)
 
 .PHONY: install lab test release grade bundle clean
 

@@ -8,7 +8,6 @@ RAIZ = os.path.dirname(os.path.abspath(__file__))
 
 c.CourseDirectory.course_id = "harness-de-agentes"
 c.CourseDirectory.root = RAIZ
-c.CourseDirectory.db_assignments = [dict(name="errores-como-observaciones")]
 
 # Lo que ve el estudiante donde estaba la solución.
 c.ClearSolutions.code_stub = {"python": "# TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
