@@ -28,7 +28,7 @@ def entregar_ejemplos(raiz=RAIZ):
     """Copia las entregas de ejemplo en submitted/, hechas con el cuaderno de release de ahora."""
     release = raiz / "release" / TAREA / (TAREA + ".ipynb")
     for ejemplo in sorted(EJEMPLOS.glob("*.toml")):
-        escribir_entrega(release, leer_ejemplo(ejemplo), raiz / "submitted" / ejemplo.stem / TAREA)
+        escribir_entrega(release, leer_ejemplo(ejemplo)["respuestas"], raiz / "submitted" / ejemplo.stem / TAREA)
     print("Sin entregas en submitted/: se corrigen las %d de ejemplo." % len(list(EJEMPLOS.glob("*.toml"))))
 
 

@@ -32,7 +32,7 @@ def rellenar(cuaderno, respuestas):
 
 
 def leer_ejemplo(ruta):
-    """Las respuestas de una entrega de ejemplo (un .toml con una clave por grade_id)."""
+    """Una entrega de ejemplo: su `nota` esperada y sus `respuestas`, una por grade_id."""
     return tomllib.loads(Path(ruta).read_text(encoding="utf-8"))
 
 
