@@ -7,7 +7,7 @@ ASSIGNMENT := errores-como-observaciones
 # nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: install lab test release grade bundle clean
+.PHONY: install lab test bwrap release grade bundle clean
 
 install: $(STAMP)
 
@@ -20,8 +20,15 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/python -m course.lab
 
-test: $(STAMP)
+test: $(STAMP) bwrap
 	$(BIN)/python -m pytest
+
+# Grading runs each student's code inside bubblewrap (Debian's package `bubblewrap`).
+bwrap:
+	@command -v bwrap >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get install -y -qq bubblewrap >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq bubblewrap; }; \
+	  else echo "Grading needs bubblewrap: sudo apt-get install bubblewrap" >&2; exit 1; fi; }
 
 # Removes what set-up and `make lab`/`make bundle` made; never submitted/, autograded/ or the gradebook.
 clean:
@@ -32,7 +39,7 @@ release: $(STAMP)
 	$(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
 
 # Release, autograde, feedback and grades, end to end (example submissions if submitted/ is empty).
-grade: $(STAMP)
+grade: $(STAMP) bwrap
 	$(BIN)/python -m course.corregir
 
 # What a teacher hands to students: dist/curso-harness-estudiante.zip.

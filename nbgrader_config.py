@@ -13,8 +13,23 @@ c.CourseDirectory.root = RAIZ
 c.ClearSolutions.code_stub = {"python": "# TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "TU RESPUESTA AQUÍ"
 
-# Cada prueba acota con su propio reloj cada llamada a `ejecutar` (unos segundos);
-# este tope es la red de seguridad por celda, para un núcleo que no contesta.
-c.Execute.timeout = 60
+# Las celdas de esta lección tardan milésimas. El tope por celda acota un bucle sin fin del
+# estudiante al ejecutar su cuaderno; las notas no dependen de él: cada llamada a `ejecutar`
+# tiene su propio tope de segundos en el corrector.
+c.Execute.timeout = 15
 c.Execute.interrupt_on_timeout = True
 c.Execute.startup_timeout = 120
+
+# La corrección que el código del estudiante no alcanza (course/aislado): su cuaderno corre en
+# un núcleo enjaulado, y cada celda ejecutar-* y pregunta-* la decide, fuera de ese núcleo, el
+# corrector de confianza, justo antes de que nbgrader guarde las notas.
+c.Autograde.autograde_preprocessors = [
+    "course.aislado.corrector.EjecutarEnJaula",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "course.aislado.corrector.VeredictosDeConfianza",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]

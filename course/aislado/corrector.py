@@ -1,0 +1,116 @@
+"""Las piezas que `nbgrader_config.py` pone en la corrección de nbgrader.
+
+- `EjecutarEnJaula` sustituye al Execute de nbgrader: el cuaderno del estudiante corre en un
+  núcleo dentro de una jaula, y si el núcleo muere o se cuelga, la entrega sigue corrigiéndose.
+- `VeredictosDeConfianza`, justo antes de guardar las notas, decide cada celda `ejecutar-*` y
+  `pregunta-*` fuera de ese núcleo y escribe el veredicto como su salida. Lo que el código del
+  estudiante haya hecho con esas celdas en su núcleo no cuenta.
+"""
+
+import contextlib
+import io
+import os
+import shutil
+import tempfile
+
+from jupyter_client.manager import AsyncKernelManager
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbformat.v4 import new_output
+from nbgrader.preprocessors import Execute, NbGraderPreprocessor
+
+from course import calificacion, cuestionario
+from course.calificacion import Suspenso
+
+from . import jaula
+from .cliente import CodigoAislado
+
+
+class NucleoEnJaula(AsyncKernelManager):
+    """Un núcleo de Python en una jaula: sin red, viendo sólo la carpeta de su cuaderno.
+
+    Habla con nbgrader por sockets de fichero (transporte ipc) en una carpeta propia, porque
+    sin red no tiene ni la interfaz local.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._privada = tempfile.mkdtemp(prefix="nucleo-")
+        self.transport = "ipc"
+        self.connection_file = os.path.join(self._privada, "conexion.json")
+        self.ip = os.path.join(self._privada, "k")
+
+    async def _async_pre_start_kernel(self, **kw):
+        orden, kw = await super()._async_pre_start_kernel(**kw)
+        carpeta = kw.get("cwd") or os.getcwd()
+        orden = jaula.orden(orden, escribibles=[self._privada, carpeta], carpeta=carpeta)
+        kw["preexec_fn"] = jaula.limitar
+        return orden, kw
+
+    async def _async_cleanup_resources(self, restart=False):
+        await super()._async_cleanup_resources(restart=restart)
+        if not restart:
+            shutil.rmtree(self._privada, ignore_errors=True)
+
+
+class EjecutarEnJaula(Execute):
+    """El Execute de nbgrader con el núcleo en la jaula. Un núcleo que muere no para la corrección."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("kernel_manager_class", NucleoEnJaula)
+        super().__init__(*args, **kwargs)
+
+    def preprocess(self, nb, resources=None, km=None):
+        try:
+            return super().preprocess(nb, resources, km=km)
+        except (DeadKernelError, CellTimeoutError, RuntimeError) as e:
+            motivo = ("el núcleo de Python ha muerto mientras ejecutaba el cuaderno (¿demasiada memoria, "
+                      "os._exit?)" if isinstance(e, DeadKernelError) else "el núcleo de Python no contesta")
+            self.log.warning("%s: %s", motivo, e)
+            resources.setdefault("nbgrader", {})["problema_del_nucleo"] = motivo
+            for celda in nb.cells:
+                if celda.cell_type == "code" and not celda.get("outputs") and celda.get("execution_count") is None:
+                    celda.outputs = [new_output("stream", name="stdout",
+                                                text="(sin ejecutar: %s)\n" % motivo)]
+            return nb, resources
+
+
+def _grade_id(celda):
+    return celda.metadata.get("nbgrader", {}).get("grade_id", "")
+
+
+def _salida(decidir):
+    """Las salidas de una celda de prueba según el veredicto: texto si pasa, un error en español si no."""
+    impreso = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(impreso):
+            decidir()
+    except Suspenso as s:
+        return [new_output("error", ename="Suspenso", evalue=str(s), traceback=s._render_traceback_())]
+    except Exception as e:  # un fallo del corrector no regala puntos: la celda suspende y se dice por qué
+        return [new_output("error", ename="ErrorDelCorrector", evalue=str(e),
+                           traceback=["El corrector ha fallado con esta celda (%s: %s). "
+                                      "Avisa a tu profesor." % (type(e).__name__, e)])]
+    return [new_output("stream", name="stdout", text=impreso.getvalue())]
+
+
+class VeredictosDeConfianza(NbGraderPreprocessor):
+    """Decide las celdas `ejecutar-*` y `pregunta-*` con el código del estudiante encerrado y alcanzado sólo con datos."""
+
+    def preprocess(self, nb, resources):
+        respuestas = {_grade_id(c): c.source for c in nb.cells
+                      if c.metadata.get("nbgrader", {}).get("solution")}
+        with tempfile.TemporaryDirectory(prefix="veredictos-") as tmp, \
+                CodigoAislado(respuestas.get("ejecutar", ""), tmp) as codigo:
+            codigo.cargar()
+            for celda in nb.cells:
+                grade_id = _grade_id(celda)
+                if celda.cell_type != "code" or not celda.metadata.get("nbgrader", {}).get("grade"):
+                    continue
+                if grade_id.startswith("ejecutar-"):
+                    nombre = grade_id[len("ejecutar-"):]
+                    celda.outputs = _salida(lambda: calificacion.comprobar(nombre, codigo.ejecutar))
+                elif grade_id.startswith("pregunta-"):
+                    n = int(grade_id[len("pregunta-"):])
+                    fuente = respuestas.get("respuesta-%d" % n, "")
+                    celda.outputs = _salida(lambda: cuestionario.corregir(n, codigo.valor(fuente, "respuesta_%d" % n)))
+        return nb, resources

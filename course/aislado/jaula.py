@@ -1,0 +1,68 @@
+"""La orden que encierra un proceso con bubblewrap: sólo ve Python, harness y lo que se le deje."""
+
+import os
+import resource
+import shutil
+import sys
+from pathlib import Path
+
+import harness
+
+MEMORIA = 2 * 1024 ** 3     # bytes de memoria virtual, para todo lo que corra en la jaula
+CPU = 120                   # segundos de CPU, para todo lo que corra en la jaula
+FICHEROS = 64 * 1024 ** 2   # tamaño máximo de un fichero que escriba
+SEGUNDOS_POR_LLAMADA = 6    # respaldo del tope de calificacion.SEGUNDOS, por si la alarma no llega
+MAXIMO_RESPUESTA = 2_000_000  # bytes de una línea que mande la jaula
+
+
+def bwrap():
+    """La ruta de bwrap, o un error que dice cómo instalarlo."""
+    ruta = shutil.which("bwrap")
+    if ruta is None:
+        raise RuntimeError("Falta bubblewrap (bwrap), que aísla el código de los estudiantes al corregir. "
+                           "Instálalo con: apt-get install bubblewrap")
+    return ruta
+
+
+def _sistema():
+    """Lo del sistema que necesita Python para arrancar, sólo lectura."""
+    for ruta in ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives",
+                 "/etc/localtime"):
+        if os.path.exists(ruta):
+            yield ruta
+    # El Python del entorno virtual y el Python del que sale (pyenv, /usr/local...).
+    for ruta in {sys.prefix, sys.base_prefix, os.path.realpath(sys.base_prefix)}:
+        if not ruta.startswith("/usr/"):
+            yield ruta
+    yield str(Path(harness.__file__).resolve().parent)
+
+
+def orden(argv, escribibles=(), legibles=(), carpeta=None):
+    """`argv` dentro de la jaula: sin red, con /tmp propio, viendo sólo `escribibles` y `legibles` además de Python."""
+    o = [bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
+         "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for ruta in _sistema():
+        o += ["--ro-bind", ruta, ruta]
+    for ruta in legibles:
+        o += ["--ro-bind", str(ruta), str(ruta)]
+    for ruta in escribibles:
+        o += ["--bind", str(ruta), str(ruta)]
+    # Si el paquete del curso estuviera instalado dentro de site-packages, que no se vea.
+    import course
+    curso = str(Path(course.__file__).resolve().parent)
+    if any(curso.startswith(r.rstrip("/") + "/") for r in _sistema()):
+        o += ["--tmpfs", curso]
+    o += ["--setenv", "HOME", "/tmp", "--setenv", "PATH", os.path.dirname(sys.executable) + ":/usr/bin:/bin",
+          "--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--setenv", "LANG", "C.UTF-8",
+          "--setenv", "PYTHONIOENCODING", "utf-8", "--setenv", "MPLBACKEND", "Agg"]
+    if carpeta:
+        o += ["--chdir", str(carpeta)]
+    return o + ["--"] + list(argv)
+
+
+def limitar():
+    """Para `preexec_fn`: límites de memoria, CPU y ficheros que hereda todo lo que arranque la jaula."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORIA, MEMORIA))
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU, CPU + 5))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FICHEROS, FICHEROS))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
