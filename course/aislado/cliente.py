@@ -16,10 +16,10 @@ from pathlib import Path
 from course.calificacion import Suspenso
 
 from . import jaula
-from .servidor import a_excepcion, codificar, de_excepcion, decodificar
+from .servidor import codificar, de_excepcion, decodificar
 
 SERVIDOR = Path(__file__).resolve().parent / "servidor.py"
-ARRANQUE = 20  # segundos para arrancar la jaula y cargar la respuesta
+ARRANQUE = 10  # segundos para cargar la respuesta en la jaula
 
 
 class Lanzada(Exception):
@@ -58,11 +58,11 @@ def _dato(d):
 class CodigoAislado:
     """El código de una respuesta, cargado en una jaula que se vuelve a arrancar si muere o se cuelga."""
 
-    def __init__(self, codigo, carpeta):
+    def __init__(self, codigo):
         self.codigo = codigo
-        self.carpeta = Path(carpeta)  # un /tmp propio de esta entrega; la jaula no ve nada más
         self.proceso = None
-        self.error_al_cargar = None
+        self.cargado = False
+        self.error_al_cargar = None  # por qué no se puede cargar la respuesta, si no se puede
 
     def __enter__(self):
         return self
@@ -80,10 +80,7 @@ class CodigoAislado:
         orden = jaula.orden([sys.executable, "-I", str(SERVIDOR)], legibles=[SERVIDOR], carpeta="/tmp")
         self.proceso = subprocess.Popen(orden, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, preexec_fn=jaula.limitar)
-        respuesta = self._pide({"cargar": self.codigo}, ARRANQUE)
-        if "excepcion" in respuesta:
-            self.error_al_cargar = a_excepcion(respuesta["excepcion"])
-            self.error_al_cargar.tipo = respuesta["excepcion"]["tipo"]
+        self.cargado = False
 
     def _envia(self, mensaje):
         try:
@@ -142,16 +139,26 @@ class CodigoAislado:
             self._arrancar()
 
     def cargar(self):
-        """Arranca la jaula con la respuesta; devuelve la excepción que lanzó al cargarse, o None."""
-        self._listo()
+        """Carga la respuesta en la jaula (una vez por jaula); devuelve por qué no se puede cargar, o None."""
+        if self.error_al_cargar is None:
+            self._listo()
+            if not self.cargado:
+                try:
+                    respuesta = self._pide({"cargar": self.codigo}, ARRANQUE)
+                except TimeoutError:
+                    self.error_al_cargar = "no termina en %d segundos" % ARRANQUE
+                except Suspenso as s:
+                    self.error_al_cargar = str(s)
+                else:
+                    if "excepcion" in respuesta:
+                        self.error_al_cargar = "%(tipo)s: %(texto)s" % respuesta["excepcion"]
+                    self.cargado = True
         return self.error_al_cargar
 
     def ejecutar(self, llamada, entorno):
         """El `ejecutar` del estudiante, visto desde aquí. Lo que lance llega como `Lanzada`."""
-        self._listo()
-        if self.error_al_cargar is not None:
-            raise Suspenso("Tu celda de respuesta da error al ejecutarse: %s: %s"
-                           % (self.error_al_cargar.tipo, self.error_al_cargar))
+        if self.cargar() is not None:
+            raise Suspenso("Tu celda de respuesta da error al ejecutarse: %s" % self.error_al_cargar)
         try:
             respuesta = self._pide({"llamada": codificar(llamada)}, jaula.SEGUNDOS_POR_LLAMADA, entorno)
         except TimeoutError:

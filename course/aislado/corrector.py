@@ -9,6 +9,7 @@
 
 import contextlib
 import io
+import json
 import os
 import shutil
 import tempfile
@@ -55,9 +56,23 @@ class NucleoEnJaula(AsyncKernelManager):
 class EjecutarEnJaula(Execute):
     """El Execute de nbgrader con el núcleo en la jaula. Un núcleo que muere no para la corrección."""
 
+    maximo_salida = 100_000  # caracteres de salida por celda; lo que pase de ahí se descarta al llegar
+
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("kernel_manager_class", NucleoEnJaula)
         super().__init__(*args, **kwargs)
+        self._salida_por_celda = {}
+
+    def output(self, outs, msg, display_id, cell_index):
+        # Una celda que inunda su salida no debe llenar la memoria de nbgrader: se corta al llegar.
+        tam = self._salida_por_celda.get(cell_index, 0) + len(json.dumps(msg.get("content", {})))
+        self._salida_por_celda[cell_index] = tam
+        if tam <= self.maximo_salida:
+            return super().output(outs, msg, display_id, cell_index)
+        if tam - len(json.dumps(msg.get("content", {}))) <= self.maximo_salida:
+            outs.append(new_output("stream", name="stdout",
+                                   text="\n(salida cortada: pasaba de %d caracteres)\n" % self.maximo_salida))
+        return None
 
     def preprocess(self, nb, resources=None, km=None):
         try:
@@ -99,9 +114,7 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
         respuestas = {_grade_id(c): c.source for c in nb.cells
                       if c.metadata.get("nbgrader", {}).get("solution")}
-        with tempfile.TemporaryDirectory(prefix="veredictos-") as tmp, \
-                CodigoAislado(respuestas.get("ejecutar", ""), tmp) as codigo:
-            codigo.cargar()
+        with CodigoAislado(respuestas.get("ejecutar", "")) as codigo:
             for celda in nb.cells:
                 grade_id = _grade_id(celda)
                 if celda.cell_type != "code" or not celda.metadata.get("nbgrader", {}).get("grade"):
