@@ -1,0 +1,14 @@
+"""Como el correcto más directo, pero captura BaseException en vez de Exception.
+
+esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+"""
+
+
+def ejecutar(ll, entorno):
+    motivo = incumple(ll)
+    if motivo is not None:
+        return error(ll["id"], "no se ha ejecutado: " + motivo)
+    try:
+        return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
+    except BaseException as e:
+        return error(ll["id"], str(e))

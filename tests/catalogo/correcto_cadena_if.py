@@ -1,0 +1,23 @@
+"""Elige la herramienta con una cadena de if sobre el nombre y llama a leer/listar/buscar/escribir directamente.
+
+esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+"""
+
+
+def ejecutar(ll, entorno):
+    motivo = incumple(ll)
+    if motivo is not None:
+        return error(ll["id"], "no se ha ejecutado: " + motivo)
+    nombre, entrada = ll["name"], ll["input"]
+    try:
+        if nombre == "leer":
+            salida = leer(entorno, entrada["ruta"])
+        elif nombre == "listar":
+            salida = listar(entorno, entrada["carpeta"])
+        elif nombre == "buscar":
+            salida = buscar(entorno, entrada["patron"])
+        else:
+            salida = escribir(entorno, entrada["ruta"], entrada["contenido"])
+    except Exception as e:
+        return error(ll["id"], str(e))
+    return resultado(ll["id"], salida)

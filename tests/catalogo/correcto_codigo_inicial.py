@@ -1,0 +1,13 @@
+"""Conserva el código inicial de la celda línea a línea y sólo cambia el esqueleto por un try/except.
+
+esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+"""
+def ejecutar(llamada, entorno):
+    """La observación que contesta a `llamada`: un tool_result con su id. No lanza nunca."""
+    motivo = incumple(llamada)
+    if motivo is not None:
+        return error(llamada["id"], "no se ha ejecutado: " + motivo)
+    try:
+        return resultado(llamada["id"], FUNCIONES[llamada["name"]](entorno, **llamada["input"]))
+    except Exception as e:
+        return error(llamada["id"], str(e))

@@ -1,0 +1,20 @@
+"""Escribe a mano los dict tool_result, sin llamar a resultado ni a error.
+
+esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+"""
+
+
+def ejecutar(ll, entorno):
+    observacion = {"type": "tool_result", "tool_use_id": ll["id"]}
+    motivo = incumple(ll)
+    if motivo is not None:
+        observacion["content"] = "no se ha ejecutado: " + motivo
+        observacion["is_error"] = True
+        return observacion
+    try:
+        observacion["content"] = FUNCIONES[ll["name"]](entorno, **ll["input"])
+        observacion["is_error"] = False
+    except Exception as e:
+        observacion["content"] = str(e)
+        observacion["is_error"] = True
+    return observacion

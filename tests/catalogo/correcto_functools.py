@@ -1,0 +1,23 @@
+"""Deja la mitad del esquema tal cual y la envuelve con un decorador (functools.wraps) que convierte cualquier excepción en error.
+
+esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+"""
+import functools
+
+
+def nunca_lanza(f):
+    @functools.wraps(f)
+    def envuelta(ll, entorno):
+        try:
+            return f(ll, entorno)
+        except Exception as e:
+            return error(ll["id"], str(e))
+    return envuelta
+
+
+@nunca_lanza
+def ejecutar(ll, entorno):
+    motivo = incumple(ll)
+    if motivo is not None:
+        return error(ll["id"], "no se ha ejecutado: " + motivo)
+    return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))

@@ -1,0 +1,18 @@
+"""Usa try/except/else: el resultado sólo se construye en el else, cuando la función no ha lanzado.
+
+esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+"""
+
+
+def ejecutar(llamada, entorno):
+    id = llamada["id"]
+    motivo = incumple(llamada)
+    if motivo is not None:
+        return error(id, "no se ha ejecutado: " + motivo)
+    funcion = FUNCIONES[llamada["name"]]
+    try:
+        salida = funcion(entorno, **llamada["input"])
+    except Exception as e:
+        return error(id, str(e))
+    else:
+        return resultado(id, salida)

@@ -1,0 +1,16 @@
+"""Añade al error de ejecución una clave de más con el tipo de la excepción.
+
+esperado: salmorejo=0 esquema=1 excepciones=0 una-vez=1 resultados=1 escrituras=1 guiones=0
+"""
+
+
+def ejecutar(ll, entorno):
+    motivo = incumple(ll)
+    if motivo is not None:
+        return error(ll["id"], "no se ha ejecutado: " + motivo)
+    try:
+        return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
+    except Exception as e:
+        observacion = error(ll["id"], str(e))
+        observacion["tipo"] = type(e).__name__
+        return observacion

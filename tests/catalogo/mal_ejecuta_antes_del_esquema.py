@@ -1,0 +1,18 @@
+"""Ejecuta la función antes de mirar el esquema y sólo después decide qué observación devolver.
+
+esperado: salmorejo=3 esquema=0 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+"""
+
+
+def ejecutar(ll, entorno):
+    fallo = None
+    try:
+        salida = FUNCIONES[ll["name"]](entorno, **ll["input"])
+    except Exception as e:
+        fallo = str(e)
+    motivo = incumple(ll)
+    if motivo is not None:
+        return error(ll["id"], "no se ha ejecutado: " + motivo)
+    if fallo is not None:
+        return error(ll["id"], fallo)
+    return resultado(ll["id"], salida)

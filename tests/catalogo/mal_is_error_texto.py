@@ -1,0 +1,18 @@
+"""Pone is_error como el texto "true" o "false", como en JSON, en vez de un booleano.
+
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=1 resultados=0 escrituras=0 guiones=0
+"""
+
+
+def ejecutar(ll, entorno):
+    observacion = {"type": "tool_result", "tool_use_id": ll["id"], "is_error": "true"}
+    motivo = incumple(ll)
+    if motivo is not None:
+        observacion["content"] = "no se ha ejecutado: " + motivo
+        return observacion
+    try:
+        observacion["content"] = FUNCIONES[ll["name"]](entorno, **ll["input"])
+        observacion["is_error"] = "false"
+    except Exception as e:
+        observacion["content"] = str(e)
+    return observacion

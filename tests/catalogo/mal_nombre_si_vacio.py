@@ -1,0 +1,14 @@
+"""Si la excepción no trae mensaje, pone el nombre de su clase en vez del texto vacío que da str(e).
+
+esperado: salmorejo=3 esquema=1 excepciones=0 una-vez=1 resultados=1 escrituras=1 guiones=1
+"""
+
+
+def ejecutar(ll, entorno):
+    motivo = incumple(ll)
+    if motivo is not None:
+        return error(ll["id"], "no se ha ejecutado: " + motivo)
+    try:
+        return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
+    except Exception as e:
+        return error(ll["id"], str(e) or type(e).__name__)

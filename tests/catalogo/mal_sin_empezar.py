@@ -1,0 +1,11 @@
+"""La celda de respuesta tal como llega en release/, sin tocar: el esquema contesta y todo lo demás lanza NotImplementedError.
+
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 resultados=0 escrituras=0 guiones=0
+"""
+def ejecutar(llamada, entorno):
+    """La observación que contesta a `llamada`: un tool_result con su id. No lanza nunca."""
+    motivo = incumple(llamada)
+    if motivo is not None:
+        return error(llamada["id"], "no se ha ejecutado: " + motivo)
+    # TU CÓDIGO AQUÍ
+    raise NotImplementedError()
