@@ -1,0 +1,13 @@
+"""Configuración común de pytest para tests/."""
+
+import pytest
+
+
+# --- Prueba de navegador (tests/test_navegador.py) -------------------------------------------
+# Guarda el informe de cada fase en el item (item.informe_setup/call/teardown), para que los
+# fixtures sepan en su teardown si la prueba ha fallado y guarden capturas en tests/artefactos/.
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    informe = yield
+    setattr(item, "informe_" + informe.when, informe)
+    return informe

@@ -1,0 +1,305 @@
+"""La lección en un navegador de verdad, como la hace un estudiante.
+
+Un JupyterLab real (en español, como `make lab`) sobre una copia temporal del curso y un
+Chromium de Debian manejado con Playwright: abrir el cuaderno publicado, ejecutarlo todo, ver
+morir la conversación en el turno 2, pulsar Validate de nbgrader (falla), contestar el
+cuestionario y el reto, guardar y volver a validar (pasa).
+
+La maquinaria está en navegador.py; aquí, los pasos de la lección, cada uno en su función.
+Si falla, hay captura, consola del navegador y registro del servidor en tests/artefactos/.
+
+Ejecutar solo esta prueba: `.venv/bin/python -m pytest tests/test_navegador.py -v`.
+"""
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+import navegador as nv
+
+LECCION = "errores-como-observaciones"
+# Donde la deja `make lab` (course/lab.py): trabajo/<tarea>/, copia de release/<tarea>/.
+TRABAJO = f"trabajo/{LECCION}/{LECCION}.ipynb"
+RELEASE = Path("release") / LECCION / f"{LECCION}.ipynb"
+SOURCE = Path("source") / LECCION / f"{LECCION}.ipynb"
+
+MUERTE_EN_EL_TURNO_2 = "turno 2: FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'"
+# Las celdas de respuesta que rellena el estudiante (grade_id de docs/CONTRATOS.md).
+RESPUESTAS = ["respuesta-1", "respuesta-2", "respuesta-3", "respuesta-4", "ejecutar"]
+# Las pruebas visibles que fallan sin contestar (las demás del reto son ocultas: en release, solo comentarios).
+FALLAN_SIN_CONTESTAR = ["pregunta-1", "pregunta-2", "pregunta-3", "pregunta-4", "ejecutar-salmorejo"]
+
+
+# =========================================================================== fixtures
+
+@pytest.fixture(scope="module")
+def chromium():
+    nv.asegurar_playwright()
+    nv.asegurar_chromium()
+    return nv.CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def curso(tmp_path_factory):
+    """Copia temporal del curso (nbgrader_config.py, harness/, course/, release/, source/)."""
+    base = tmp_path_factory.mktemp("navegador")
+    raiz = base / "curso"
+    raiz.mkdir()
+    nv.copiar_curso(raiz)
+    nv.preparar_ajustes(base / "privado")
+    return raiz
+
+
+@pytest.fixture(scope="module")
+def servidor(curso, chromium):
+    srv = nv.Servidor(curso, curso.parent / "privado")
+    try:
+        srv.arrancar()
+        yield srv
+    finally:
+        srv.parar()
+
+
+@pytest.fixture(scope="module")
+def navegador(chromium):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=nv.ARGUMENTOS_CHROMIUM,
+                              headless=True, timeout=nv.ESPERA_UI * 1000)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def pagina(navegador, servidor, request):
+    """Una pestaña nueva; si la prueba falla, captura + consola + registro del servidor."""
+    contexto = navegador.new_context(viewport={"width": 1400, "height": 1000}, locale="es-ES")
+    pg = contexto.new_page()
+    pg.set_default_timeout(nv.ESPERA_UI * 1000)
+    consola = []
+    pg.on("console", lambda m: consola.append(f"[{m.type}] {m.text}"))
+    pg.on("pageerror", lambda e: consola.append(f"[pageerror] {e}"))
+    guardia = nv.RelojDeGuardia(nv.RELOJ_DE_GUARDIA, nv.matar_descendientes)
+    with guardia:
+        yield pg
+    if guardia.disparado:
+        consola.append(f"[prueba] el reloj de guardia ({nv.RELOJ_DE_GUARDIA} s) mató navegador y servidor")
+    informe = getattr(request.node, "informe_call", None)
+    if informe is None or informe.failed or guardia.disparado:
+        guardados = nv.guardar_artefactos(request.node.nodeid, None if guardia.disparado else pg,
+                                          consola, servidor)
+        print("artefactos de la prueba fallida:", *guardados, sep="\n  ")
+    try:
+        contexto.close()
+    except Exception:
+        pass
+
+
+# =========================================================================== pasos de la lección
+
+def dejar_en_trabajo(curso, release):
+    """Lo que hace `make lab` la primera vez: copiar el cuaderno publicado a trabajo/."""
+    destino = curso / TRABAJO
+    destino.parent.mkdir(parents=True, exist_ok=True)
+    destino.write_bytes((curso / release).read_bytes())
+    return TRABAJO
+
+
+def respuestas_correctas(curso, fuente=SOURCE, ids=RESPUESTAS):
+    """{grade_id: texto}: las soluciones del cuaderno SOURCE, sin las marcas de nbgrader."""
+    celdas = nv.celdas_por_grade_id(curso / fuente)
+    faltan = [g for g in ids if g not in celdas]
+    assert not faltan, f"{fuente} no tiene celdas con grade_id {faltan}"
+    return {g: nv.quitar_marcas(nv.fuente(celdas[g])) for g in ids}
+
+
+def abrir_como_estudiante(pagina, servidor, ruta):
+    pagina.goto(servidor.abrir(ruta), wait_until="domcontentloaded", timeout=nv.ESPERA_UI * 1000)
+    nv.esperar_cuaderno(pagina)
+    nv.esperar_nucleo_libre(pagina, servidor, ruta)
+
+
+def ejecutar_todo(pagina, servidor, ruta):
+    """Run > Run All Cells, por su data-command (la etiqueta del menú depende del idioma)."""
+    nv.ejecutar_orden_del_menu(pagina, "runmenu:run-all")
+    nv.esperar_nucleo_libre(pagina, servidor, ruta)
+
+
+def primera_celda_que_corre_el_bucle(curso, ruta):
+    """Posición (entre las celdas de código) de la primera que pasa la conversación por `bucle(`."""
+    nb = json.loads((curso / ruta).read_text(encoding="utf-8"))
+    codigo = [nv.fuente(c) for c in nb["cells"] if c["cell_type"] == "code"]
+    for i, texto in enumerate(codigo):
+        if "bucle(" in texto:
+            return i
+    raise AssertionError(f"ninguna celda de {ruta} llama a bucle(")
+
+
+def comprobar_muerte_en_el_turno_2(pagina, curso, ruta):
+    """La primera celda que corre el bucle (con el `ejecutar` a medias) muestra la muerte en el turno 2."""
+    i = primera_celda_que_corre_el_bucle(curso, ruta)
+    salida = nv.salidas_de_celda(pagina, i)
+    assert MUERTE_EN_EL_TURNO_2 in salida, (
+        f"la celda de código n.º {i} (la primera que corre el bucle) no muestra la muerte en el turno 2:\n{salida}")
+
+
+def que_widgets_usa(curso, ruta):
+    """(explorador, visor): si alguna celda de código del cuaderno los construye."""
+    nb = json.loads((curso / ruta).read_text(encoding="utf-8"))
+    codigo = "\n".join(nv.fuente(c) for c in nb["cells"] if c["cell_type"] == "code")
+    return "explorador(" in codigo, "visor(" in codigo
+
+
+def salida_con(pagina, selector):
+    """La primera salida de celda que contiene `selector` (los widgets no llevan el grade_id)."""
+    salida = pagina.locator(f"{nv.CUADERNO} .jp-OutputArea-output").filter(has=pagina.locator(selector)).first
+    salida.wait_for(state="attached", timeout=nv.ESPERA_UI * 1000)
+    salida.scroll_into_view_if_needed()
+    return salida
+
+
+def comprobar_explorador(pagina):
+    """El explorador se pinta con la comparación; al pasar a `añadir`, el veredicto cambia a no idempotente."""
+    from playwright.sync_api import expect
+
+    explorador = salida_con(pagina, ".widget-dropdown select")
+    expect(explorador).to_contain_text("Las cinco llamadas de la lección", timeout=nv.ESPERA_UI * 1000)
+    veredicto = explorador.locator(".widget-html-content").last  # el HTML del resultado, bajo el botón
+    expect(veredicto).to_contain_text("idempotente: una y dos", timeout=nv.ESPERA_UI * 1000)
+    expect(veredicto).not_to_contain_text("no idempotente")
+    menu = explorador.locator(".widget-dropdown select")
+    valores = menu.locator("option").evaluate_all("ops => ops.map(o => o.value)")
+    añadir = [v for v in valores if v.startswith("añadir")]
+    assert añadir, f"el explorador no ofrece añadir: {valores}"
+    menu.select_option(value=añadir[0])
+    expect(veredicto).to_contain_text("no idempotente", timeout=nv.ESPERA_UI * 1000)
+    expect(veredicto).to_contain_text("tomates, tomates")
+
+
+def comprobar_visor(pagina):
+    """El visor empieza en el turno 0 y avanza turno a turno hasta el último, cambiando lo que enseña."""
+    from playwright.sync_api import expect
+
+    visor = salida_con(pagina, "button.widget-button:has-text('Siguiente')")
+    siguiente = visor.get_by_role("button", name=re.compile("Siguiente"))
+    etiqueta = visor.locator(".widget-label").filter(has_text=re.compile(r"turno \d+ de \d+")).first
+    expect(etiqueta).to_contain_text("turno 0 de", timeout=nv.ESPERA_UI * 1000)
+    total = int(re.search(r"de (\d+)", etiqueta.inner_text()).group(1))
+    assert total >= 1, etiqueta.inner_text()
+    contenido = visor.locator(".widget-html-content").last
+    vistos = [contenido.inner_text()]
+    for k in range(1, total + 1):
+        siguiente.click()
+        expect(etiqueta).to_contain_text(f"turno {k} de {total}", timeout=nv.ESPERA_UI * 1000)
+        expect(contenido).not_to_have_text(vistos[-1], timeout=nv.ESPERA_UI * 1000)
+        vistos.append(contenido.inner_text())
+    expect(siguiente).to_be_disabled()
+
+
+def comprobar_widgets(pagina, curso, ruta):
+    """Explorador y visor de harness.widgets, si el cuaderno los usa (el cuaderno ya ejecutado entero)."""
+    explorador, visor = que_widgets_usa(curso, ruta)
+    if explorador:
+        comprobar_explorador(pagina)
+    if visor:
+        comprobar_visor(pagina)
+    if not (explorador or visor):
+        print(f"{ruta} aún no usa el explorador ni el visor de harness.widgets: sin pasos de widgets")
+    return explorador, visor
+
+
+def comprobar_que_corre_entero(pagina, curso, ruta):
+    """Con las respuestas puestas, Run All llega al final: todas las celdas de código tienen número."""
+    prompts = pagina.locator(f"{nv.CELDA_DE_CODIGO} .jp-InputArea-prompt").all_text_contents()
+    sin_numero = [i for i, p in enumerate(prompts) if not re.search(r"\[\d+\]", p)]
+    assert not sin_numero, f"con las respuestas correctas, Run All no ejecutó las celdas de código {sin_numero}: {prompts}"
+
+
+def validar_y_esperar_fallo(pagina, curso, ruta, fallan):
+    """Validate sin contestar: falla en las pruebas, y el diálogo enseña cada celda de `fallan`."""
+    exito, clases, texto = nv.validar(pagina)
+    assert not exito and "validation-failed" in clases.split(), (
+        f"con el cuestionario y el reto sin contestar, Validate debía fallar en las pruebas; dio {clases!r}:\n{texto}")
+    celdas = nv.celdas_por_grade_id(curso / ruta)
+    for gid in fallan:
+        primera = nv.fuente(celdas[gid]).strip().splitlines()
+        distintiva = max(primera, key=lambda l: ("respuesta_" in l or "ejecutar" in l, len(l)))
+        assert distintiva.strip() in texto, f"el diálogo de Validate no enseña la prueba {gid} ({distintiva!r}):\n{texto}"
+    print("Validate sin contestar:", texto[:300].replace("\n", " | "))
+    return texto
+
+
+def validar_y_esperar_exito(pagina):
+    exito, clases, texto = nv.validar(pagina)
+    assert exito, f"con las respuestas correctas, Validate debía pasar; dio {clases!r}:\n{texto}"
+    print("Validate contestado:", texto[:300].replace("\n", " | "))
+    return texto
+
+
+def contestar(pagina, curso, ruta, respuestas):
+    """Escribe cada respuesta en su celda (por posición: el DOM no lleva el grade_id) y guarda."""
+    nb = json.loads((curso / ruta).read_text(encoding="utf-8"))
+    indices = {c.get("metadata", {}).get("nbgrader", {}).get("grade_id"): i for i, c in enumerate(nb["cells"])}
+    celdas = pagina.locator(f"{nv.CUADERNO} .jp-Notebook .jp-Cell")
+    assert celdas.count() == len(nb["cells"]), (
+        f"el navegador muestra {celdas.count()} celdas y el fichero tiene {len(nb['cells'])}")
+    for gid, texto in respuestas.items():
+        nv.escribir_en_celda(pagina, celdas.nth(indices[gid]), texto)
+    nv.guardar(pagina)
+
+    def en_disco():  # lo escrito por la interfaz es lo que ha llegado al disco, celda a celda
+        guardado = nv.celdas_por_grade_id(curso / ruta)
+        for gid, texto in respuestas.items():
+            assert nv.fuente(guardado[gid]).rstrip("\n") == texto.rstrip("\n"), (
+                f"la celda {gid} no quedó como se escribió:\n{nv.fuente(guardado[gid])!r}\n!=\n{texto!r}")
+
+    nv.esperar_en_disco(en_disco)
+
+
+# =========================================================================== la prueba
+
+def test_el_estudiante_hace_la_leccion_en_el_navegador(pagina, servidor, curso):
+    if not (curso / RELEASE).exists():
+        nv.saltar_o_fallar(f"No hay {RELEASE} (make release) / {RELEASE} is missing; "
+                           "la maquinaria la prueba test_maquinaria_con_una_leccion_de_juguete.")
+    ruta = dejar_en_trabajo(curso, RELEASE)
+    abrir_como_estudiante(pagina, servidor, ruta)
+    ejecutar_todo(pagina, servidor, ruta)
+    comprobar_muerte_en_el_turno_2(pagina, curso, ruta)
+    validar_y_esperar_fallo(pagina, curso, ruta, FALLAN_SIN_CONTESTAR)
+    contestar(pagina, curso, ruta, respuestas_correctas(curso))
+    ejecutar_todo(pagina, servidor, ruta)
+    comprobar_que_corre_entero(pagina, curso, ruta)
+    comprobar_widgets(pagina, curso, ruta)
+    validar_y_esperar_exito(pagina)
+
+
+# =========================================================================== la maquinaria, con una lección de juguete
+
+def test_maquinaria_con_una_leccion_de_juguete(pagina, servidor, curso):
+    """Los mismos pasos sobre un cuaderno pequeño hecho aquí, con la forma de la lección.
+
+    Prueba la maquinaria (servidor, navegador, Run All, Validate, escribir en celdas, y los dos
+    widgets si existe harness/widgets.py) sin depender del cuaderno de la lección. Si la lección
+    está publicada, su prueba ya cubre todo esto y esta se salta, salvo con NAVEGADOR_JUGUETE=1
+    (útil para saber si un fallo es de la maquinaria o del cuaderno).
+    """
+    if (curso / RELEASE).exists() and not os.environ.get("NAVEGADOR_JUGUETE"):
+        pytest.skip("la lección ya está publicada y su prueba cubre la maquinaria (NAVEGADOR_JUGUETE=1 para forzarla)")
+    fuente, publicado = nv.leccion_de_juguete(curso)
+    ruta = str(publicado.relative_to(curso))
+    abrir_como_estudiante(pagina, servidor, ruta)
+    ejecutar_todo(pagina, servidor, ruta)
+    comprobar_muerte_en_el_turno_2(pagina, curso, ruta)
+    validar_y_esperar_fallo(pagina, curso, ruta, ["pregunta-1", "ejecutar-salmorejo"])
+    contestar(pagina, curso, ruta, respuestas_correctas(curso, fuente.relative_to(curso), ["respuesta-1", "ejecutar"]))
+    ejecutar_todo(pagina, servidor, ruta)
+    comprobar_que_corre_entero(pagina, curso, ruta)
+    assert comprobar_widgets(pagina, curso, ruta) == ((nv.RAIZ / "harness" / "widgets.py").exists(),) * 2
+    validar_y_esperar_exito(pagina)
