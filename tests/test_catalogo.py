@@ -245,9 +245,11 @@ def test_una_celda_que_suspende_lo_explica_en_español(corregido, estudiante, ce
                      errores[0].evalue), errores[0].evalue
 
 
-def test_el_bucle_infinito_suspende_por_tiempo_y_no_cuelga(corregido):
+@pytest.mark.parametrize("estudiante", ["mal_reintenta_siempre", "mal_reintenta_siempre_base"])
+def test_el_bucle_infinito_suspende_por_tiempo_y_no_cuelga(corregido, estudiante):
+    """También si se traga BaseException: el tope de cada llamada no depende de que el estudiante lo deje pasar."""
     for celda in ("ejecutar-salmorejo", "ejecutar-excepciones", "ejecutar-guiones"):
-        errores = _salida_de_error(corregido, "mal_reintenta_siempre", celda)
+        errores = _salida_de_error(corregido, estudiante, celda)
         assert errores and "no ha terminado en" in errores[0].evalue, (celda, errores)
 
 
