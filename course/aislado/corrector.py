@@ -63,6 +63,12 @@ class EjecutarEnJaula(Execute):
         super().__init__(*args, **kwargs)
         self._salida_por_celda = {}
 
+    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+        # Las celdas que decide el corrector de confianza no se ejecutan aquí: su salida se reescribe.
+        if _decide_el_corrector(cell):
+            return cell
+        return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+
     def output(self, outs, msg, display_id, cell_index):
         # Una celda que inunda su salida no debe llenar la memoria de nbgrader: se corta al llegar.
         tam = self._salida_por_celda.get(cell_index, 0) + len(json.dumps(msg.get("content", {})))
@@ -93,6 +99,12 @@ def _grade_id(celda):
     return celda.metadata.get("nbgrader", {}).get("grade_id", "")
 
 
+def _decide_el_corrector(celda):
+    """Si es una celda de prueba de las que decide el corrector de confianza."""
+    return (celda.cell_type == "code" and celda.metadata.get("nbgrader", {}).get("grade")
+            and _grade_id(celda).startswith(("ejecutar-", "pregunta-")))
+
+
 def _salida(decidir):
     """Las salidas de una celda de prueba según el veredicto: texto si pasa, un error en español si no."""
     impreso = io.StringIO()
@@ -115,10 +127,8 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
         respuestas = {_grade_id(c): c.source for c in nb.cells
                       if c.metadata.get("nbgrader", {}).get("solution")}
         with CodigoAislado(respuestas.get("ejecutar", "")) as codigo:
-            for celda in nb.cells:
+            for celda in filter(_decide_el_corrector, nb.cells):
                 grade_id = _grade_id(celda)
-                if celda.cell_type != "code" or not celda.metadata.get("nbgrader", {}).get("grade"):
-                    continue
                 if grade_id.startswith("ejecutar-"):
                     nombre = grade_id[len("ejecutar-"):]
                     celda.outputs = _salida(lambda: calificacion.comprobar(nombre, codigo.ejecutar))
