@@ -83,6 +83,8 @@ class EjecutarEnJaula(Execute):
     def preprocess(self, nb, resources=None, km=None):
         try:
             return super().preprocess(nb, resources, km=km)
+        except jaula.FaltaBubblewrap:
+            raise
         except (DeadKernelError, CellTimeoutError, RuntimeError) as e:
             motivo = ("el núcleo de Python ha muerto mientras ejecutaba el cuaderno (¿demasiada memoria, "
                       "os._exit?)" if isinstance(e, DeadKernelError) else "el núcleo de Python no contesta")

@@ -15,11 +15,15 @@ SEGUNDOS_POR_LLAMADA = 6    # respaldo del tope de calificacion.SEGUNDOS, por si
 MAXIMO_RESPUESTA = 2_000_000  # bytes de una línea que mande la jaula
 
 
+class FaltaBubblewrap(RuntimeError):
+    """Sin bubblewrap no se corrige: sería ejecutar el código de los estudiantes sin aislar."""
+
+
 def bwrap():
     """La ruta de bwrap, o un error que dice cómo instalarlo."""
     ruta = shutil.which("bwrap")
     if ruta is None:
-        raise RuntimeError("Falta bubblewrap (bwrap), que aísla el código de los estudiantes al corregir. "
+        raise FaltaBubblewrap("Falta bubblewrap (bwrap), que aísla el código de los estudiantes al corregir. "
                            "Instálalo con: apt-get install bubblewrap")
     return ruta
 
