@@ -7,7 +7,7 @@ ASSIGNMENT := errores-como-observaciones
 # nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: install lab test bwrap release grade bundle clean
+.PHONY: install lab test bwrap release grade bench bundle clean
 
 install: $(STAMP)
 
@@ -41,6 +41,10 @@ release: $(STAMP)
 # Release, autograde, feedback and grades, end to end (example submissions if submitted/ is empty).
 grade: $(STAMP) bwrap
 	$(BIN)/python -m course.corregir
+
+# Isolated grading vs plain nbgrader on the same honest submissions (a ratio, not a test).
+bench: $(STAMP) bwrap
+	$(BIN)/python bench/correccion.py
 
 # What a teacher hands to students: dist/curso-harness-estudiante.zip.
 bundle: $(STAMP)

@@ -23,7 +23,7 @@ def error(id, contenido):
 
 def muestra(cosa):
     """Una línea legible para un bloque o para un mensaje (rol, contenido)."""
-    if isinstance(cosa, tuple):
+    if isinstance(cosa, tuple) and len(cosa) == 2:
         rol, contenido = cosa
         if isinstance(contenido, str):
             return "%s: %s" % (rol, contenido)

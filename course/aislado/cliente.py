@@ -77,7 +77,9 @@ class CodigoAislado:
             self.proceso = None
 
     def _arrancar(self):
-        orden = jaula.orden([sys.executable, "-I", str(SERVIDOR)], legibles=[SERVIDOR], carpeta="/tmp")
+        # El servidor entra solo, en una ruta neutra: la jaula no ve ni la carpeta del curso.
+        orden = jaula.orden([sys.executable, "-I", "/opt/corrector.py"], legibles=[(SERVIDOR, "/opt/corrector.py")],
+                            carpeta="/tmp")
         self.proceso = subprocess.Popen(orden, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, preexec_fn=jaula.limitar)
         self.cargado = False

@@ -129,6 +129,7 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
         respuestas = {_grade_id(c): c.source for c in nb.cells
                       if c.metadata.get("nbgrader", {}).get("solution")}
         with CodigoAislado(respuestas.get("ejecutar", "")) as codigo:
+            codigo.cargar()  # antes de las comprobaciones, para que su tope de tiempo no cuente la carga
             for celda in filter(_decide_el_corrector, nb.cells):
                 grade_id = _grade_id(celda)
                 if grade_id.startswith("ejecutar-"):

@@ -47,8 +47,9 @@ def orden(argv, escribibles=(), legibles=(), carpeta=None):
          "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for ruta in _sistema():
         o += ["--ro-bind", ruta, ruta]
-    for ruta in legibles:
-        o += ["--ro-bind", str(ruta), str(ruta)]
+    for ruta in legibles:  # una ruta, o un par (ruta de fuera, ruta dentro)
+        fuera, dentro = ruta if isinstance(ruta, tuple) else (ruta, ruta)
+        o += ["--ro-bind", str(fuera), str(dentro)]
     for ruta in escribibles:
         o += ["--bind", str(ruta), str(ruta)]
     # Si el paquete del curso estuviera instalado dentro de site-packages, que no se vea.

@@ -1,0 +1,133 @@
+"""La jaula y el corrector de confianza, con bubblewrap de verdad (sin nbgrader: eso está en test_trampas)."""
+
+import pytest
+
+from course.aislado import servidor
+from course.aislado.cliente import CodigoAislado, Opaco
+from course.calificacion import COMPROBACIONES, Suspenso, comprobar
+from harness import ENTORNO, llamada
+
+from cursos import RAIZ
+
+BUENA = '''
+def ejecutar(llamada, entorno):
+    motivo = incumple(llamada)
+    if motivo is not None:
+        return error(llamada["id"], "no se ha ejecutado: " + motivo)
+    try:
+        return resultado(llamada["id"], FUNCIONES[llamada["name"]](entorno, **llamada["input"]))
+    except Exception as e:
+        return error(llamada["id"], str(e))
+'''
+
+
+def _suspensos(codigo):
+    """{comprobación: mensaje} de las que no pasa `codigo`, corregido en su jaula."""
+    fallos = {}
+    with CodigoAislado(codigo) as aislado:
+        aislado.cargar()
+        for nombre in COMPROBACIONES:
+            try:
+                comprobar(nombre, aislado.ejecutar)
+            except Suspenso as s:
+                fallos[nombre] = str(s)
+    return fallos
+
+
+@pytest.mark.parametrize("valor", [
+    {"type": "tool_result", "tool_use_id": "t1", "content": "", "is_error": True},
+    [1, (2, 3.5), {"a", "b"}, None, False], ("x",), {1: [True]},
+])
+def test_los_datos_cruzan_con_sus_tipos(valor):
+    assert servidor.decodificar(servidor.codificar(valor)) == valor
+    assert type(servidor.decodificar(servidor.codificar(valor))) is type(valor)
+
+
+def test_una_respuesta_buena_pasa_todas_las_comprobaciones_en_la_jaula(capsys):
+    assert _suspensos(BUENA) == {}
+    assert capsys.readouterr().out.count("✔") == len(COMPROBACIONES)
+
+
+def test_lo_que_imprime_el_estudiante_no_ensucia_el_canal():
+    assert _suspensos("print('hola')\nimport sys\nprint('adiós', file=sys.stderr)\n" + BUENA) == {}
+
+
+def test_un_objeto_igual_a_todo_llega_opaco_y_no_es_igual_a_nada():
+    codigo = "class Todo(dict):\n    __eq__ = lambda s, o: True\n\ndef ejecutar(llamada, entorno):\n    return Todo()\n"
+    with CodigoAislado(codigo) as aislado:
+        obs = aislado.ejecutar(llamada("t1", "leer", ruta="lista.txt"), dict(ENTORNO))
+    assert isinstance(obs, Opaco) and obs != obs.__class__("Todo", "")
+    assert set(_suspensos(codigo)) == set(COMPROBACIONES)
+
+
+def test_la_jaula_no_ve_el_curso_ni_tiene_red():
+    codigo = f'''
+import os, socket
+vistos = [p for p in ({str(RAIZ / "source")!r}, {str(RAIZ / "course")!r}, {str(RAIZ / "nbgrader_config.py")!r}) if os.path.exists(p)]
+try:
+    socket.create_connection(("127.0.0.1", 22), timeout=1)
+    red = "hay red"
+except OSError:
+    red = "sin red"
+resultado_de_la_jaula = (vistos, red)
+'''
+    with CodigoAislado("") as aislado:
+        assert aislado.valor(codigo, "resultado_de_la_jaula") == ([], "sin red")
+
+
+def test_escribir_en_la_jaula_no_toca_nada_de_fuera(tmp_path):
+    fichero = tmp_path / "nota.txt"
+    codigo = f"try:\n    open({str(fichero)!r}, 'w').write('x')\n    hecho = 'escrito'\nexcept OSError as e:\n    hecho = 'no'\n"
+    with CodigoAislado("") as aislado:
+        aislado.valor(codigo, "hecho")
+    assert not fichero.exists()
+
+
+@pytest.mark.parametrize("codigo, palabras", [
+    ("def ejecutar(llamada, entorno)\n    pass\n", ["SyntaxError"]),
+    ("import os\nos._exit(3)\n", ["terminado de golpe"]),
+    ("x = ' ' * (8 * 1024 ** 3)\n", ["MemoryError"]),
+    ("while True:\n    pass\n", ["no termina"]),
+])
+def test_una_respuesta_que_no_carga_suspende_con_su_motivo(codigo, palabras):
+    fallos = _suspensos(codigo)
+    assert set(fallos) == set(COMPROBACIONES)
+    for palabra in palabras:
+        assert palabra in fallos["salmorejo"], fallos["salmorejo"]
+
+
+def test_un_bucle_sin_fin_suspende_por_tiempo_y_la_jaula_se_recupera():
+    codigo = BUENA + '''
+_ejecutar_bien = ejecutar
+def ejecutar(llamada, entorno):
+    if llamada["id"] == "x1":
+        while True:
+            pass
+    return _ejecutar_bien(llamada, entorno)
+'''
+    fallos = _suspensos(codigo)
+    assert set(fallos) == {"excepciones"}
+    assert "no ha terminado en 3 segundos" in fallos["excepciones"]
+
+
+def test_las_operaciones_del_entorno_las_cuenta_el_corrector():
+    class Contado(dict):
+        usos = 0
+
+        def __contains__(self, clave):
+            Contado.usos += 1
+            return super().__contains__(clave)
+
+    entorno = Contado(ENTORNO)
+    with CodigoAislado(BUENA) as aislado:
+        obs = aislado.ejecutar(llamada("t1", "leer", ruta="lista.txt"), entorno)
+        aislado.ejecutar(llamada("t2", "escribir", ruta="nueva.txt", contenido="hola"), entorno)
+    assert obs["content"] == ENTORNO["lista.txt"] and obs["is_error"] is False
+    assert Contado.usos == 1 and entorno["nueva.txt"] == "hola"
+
+
+def test_el_cuestionario_se_lee_como_datos():
+    with CodigoAislado("") as aislado:
+        assert aislado.valor('respuesta_4 = {"a", "d"}', "respuesta_4") == {"a", "d"}
+        with pytest.raises(Suspenso, match="no define respuesta_1"):
+            aislado.valor("x = 1", "respuesta_1")
