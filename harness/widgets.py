@@ -1,0 +1,339 @@
+"""Dos widgets para el cuaderno: el explorador de idempotencia y el visor de conversaciones.
+
+Cada uno se ve de dos maneras: con núcleo, como widget; sin él (en el HTML de nbconvert o de
+nbgrader), como una copia en HTML con los estilos dentro y sin JavaScript. ipywidgets se importa al
+construir cada widget, no al importar el módulo: `problemas` y las copias no necesitan Jupyter.
+"""
+
+import html
+import inspect
+
+from .bloques import muestra
+from .entorno import ENTORNO, FUNCIONES, HERRAMIENTAS
+from .idempotencia import añadir, una_y_dos
+
+# Los colores del tema de JupyterLab, con los del tema claro por si no existen (fuera de JupyterLab),
+# y resaltados semitransparentes, que se leen igual sobre fondo claro y sobre fondo oscuro.
+_CAJA = ("font-family: var(--jp-ui-font-family, sans-serif); font-size: 13px; line-height: 1.45; "
+         "color: var(--jp-ui-font-color1, #212121)")
+_CELDA = "border: 1px solid var(--jp-border-color2, #e0e0e0); padding: 3px 8px; text-align: left; vertical-align: top"
+_CABEZA = _CELDA + "; background: var(--jp-layout-color2, #eeeeee)"
+_CODIGO = "font-family: var(--jp-code-font-family, monospace); white-space: pre-wrap"
+_CAMBIADO = "rgba(255, 193, 7, 0.3)"    # ámbar: el fichero ya no es el de ENTORNO
+_DISTINTO = "rgba(244, 67, 54, 0.25)"   # rojo: una y dos ejecuciones no lo dejan igual
+_AVISO = "background: rgba(244, 67, 54, 0.15); border-left: 4px solid #e53935; padding: 4px 8px; margin: 4px 0"
+_BIEN = "background: rgba(76, 175, 80, 0.15); border-left: 4px solid #43a047; padding: 4px 8px; margin: 4px 0"
+
+
+def _e(s):
+    """El texto `s`, listo para ir dentro de HTML."""
+    return html.escape(str(s), quote=False)
+
+
+def _codigo(s):
+    return '<span style="%s">%s</span>' % (_CODIGO, _e(s))
+
+
+def _tabla(titulos, filas):
+    """Una tabla HTML; cada fila es una lista de celdas (contenido en HTML, fondo o None)."""
+    cabeza = "".join('<th style="%s">%s</th>' % (_CABEZA, t) for t in titulos)
+    cuerpo = "".join("<tr>%s</tr>" % "".join('<td style="%s; background: %s">%s</td>' % (_CELDA, fondo or "none", c)
+                                             for c, fondo in fila) for fila in filas)
+    return '<table style="border-collapse: collapse; margin: 6px 0"><tr>%s</tr>%s</table>' % (cabeza, cuerpo)
+
+
+class _ConCopia:
+    """Un widget (`self.caja`) que lleva también su copia en HTML y en texto."""
+
+    def _repr_mimebundle_(self, **kwargs):
+        # Las tres formas van en la misma salida: JupyterLab con núcleo dibuja el widget, y nbconvert,
+        # si el cuaderno no ha guardado el estado de los widgets, se queda con text/html.
+        datos = self.caja._repr_mimebundle_(**kwargs)
+        datos.update({"text/html": self.html(), "text/plain": self.texto()})
+        return datos
+
+
+# El explorador de idempotencia
+
+_FUNCIONES = dict(FUNCIONES, añadir=añadir)
+# Los campos de cada herramienta salen de su esquema; añadir no tiene (no es del entorno): de su firma.
+_CAMPOS = {h["name"]: list(h["input_schema"]["properties"]) for h in HERRAMIENTAS}
+_CAMPOS["añadir"] = list(inspect.signature(añadir).parameters)[1:]
+
+# Las cinco llamadas que compara la lección, una por herramienta y en su orden.
+LECCION = {"leer": {"ruta": "lista.txt"}, "listar": {"carpeta": "recetas/"}, "buscar": {"patron": "patatas"},
+           "escribir": {"ruta": "lista.txt", "contenido": "pan, leche, patatas, tomates"},
+           "añadir": {"ruta": "lista.txt", "contenido": ", tomates"}}
+
+
+def _firma(nombre, argumentos):
+    return "%s(%s)" % (nombre, ", ".join("%s=%r" % par for par in argumentos.items()))
+
+
+def _una_y_dos(nombre, argumentos):
+    """Los entornos tras una y tras dos ejecuciones, y lo que dijo cada una de las tres (texto o excepción)."""
+    dichos = []
+
+    def apuntada(entorno, **argumentos):
+        # Si la herramienta lanza, se apunta la excepción y se sigue: es lo que dijo esa ejecución.
+        try:
+            dichos.append(_FUNCIONES[nombre](entorno, **argumentos))
+        except Exception as e:
+            dichos.append(e)
+
+    una, dos = una_y_dos(apuntada, **argumentos)
+    return una, dos, dichos
+
+
+def _veredicto(una, dos):
+    if una == dos:
+        return "idempotente: una y dos ejecuciones dejan el mismo entorno"
+    distintos = ", ".join(r for r in sorted(una.keys() | dos.keys()) if una.get(r) != dos.get(r))
+    return "no idempotente: dos ejecuciones no dejan lo mismo que una (cambia %s)" % distintos
+
+
+def _fallos(nombre, una, dos, dichos):
+    """Qué lanzó la herramienta, si lanzó algo, y qué quiere decir eso para el entorno."""
+    fallos = [d for d in dichos if isinstance(d, Exception)]
+    if not fallos:
+        return []
+    veces = "en las tres ejecuciones" if len(fallos) == 3 else "en %d de las tres ejecuciones" % len(fallos)
+    frases = list(dict.fromkeys("%s lanzó %s: %s (%s)" % (nombre, type(e).__name__, e, veces) for e in fallos))
+    if una == ENTORNO and dos == ENTORNO:
+        return frases + ["El entorno queda como estaba: la llamada falló sin cambiar ningún fichero."]
+    return frases + ["El entorno ha cambiado aunque la llamada falló: un error durante la ejecución "
+                     "no garantiza que no se hiciera nada."]
+
+
+def _comparacion():
+    """Las cinco llamadas de la lección: (llamada, si es idempotente, lista.txt tras dos)."""
+    filas = []
+    for nombre, argumentos in LECCION.items():
+        una, dos, _ = _una_y_dos(nombre, argumentos)
+        filas.append((_firma(nombre, argumentos), una == dos, dos["lista.txt"]))
+    return filas
+
+
+def _comparacion_html():
+    filas = []
+    for llamada, idempotente, lista in _comparacion():
+        fondo = None if idempotente else _DISTINTO
+        filas.append([(_codigo(llamada), fondo), ("sí" if idempotente else "no", fondo), (_codigo(lista), fondo)])
+    return ('<div style="font-weight: bold; margin-top: 4px">Las cinco llamadas de la lección, una vez y dos</div>'
+            + _tabla(("Llamada", "¿Idempotente?", "lista.txt tras dos"), filas))
+
+
+def _resultado_html(nombre, argumentos):
+    """Lo que deja una llamada: el veredicto, lo que lanzó si lanzó algo y los dos entornos lado a lado."""
+    una, dos, dichos = _una_y_dos(nombre, argumentos)
+    partes = ['<div style="margin: 4px 0">Llamada: %s</div>' % _codigo(_firma(nombre, argumentos)),
+              '<div style="%s"><b>%s</b></div>' % (_BIEN if una == dos else _AVISO, _e(_veredicto(una, dos)))]
+    partes += ['<div style="%s">%s</div>' % (_AVISO, _e(f)) for f in _fallos(nombre, una, dos, dichos)]
+    if not isinstance(dichos[0], Exception):
+        partes.append('<div style="margin: 4px 0">La primera ejecución devolvió: %s</div>' % _codigo(repr(dichos[0])))
+    filas = []
+    for ruta in sorted(ENTORNO.keys() | una.keys() | dos.keys()):
+        fila = [(_codigo(ruta), None)]
+        for entorno in (una, dos):
+            if una.get(ruta) != dos.get(ruta):
+                fondo = _DISTINTO
+            elif entorno.get(ruta) != ENTORNO.get(ruta):
+                fondo = _CAMBIADO
+            else:
+                fondo = None
+            fila.append((_codigo(entorno[ruta]) if ruta in entorno else "<i>no existe</i>", fondo))
+        filas.append(fila)
+    partes.append(_tabla(("Fichero", "Tras una", "Tras dos"), filas))
+    partes.append('<div style="font-size: 12px">Resaltado: <span style="background: %s">distinto de ENTORNO</span> · '
+                  '<span style="background: %s">distinto entre una y dos</span></div>' % (_CAMBIADO, _DISTINTO))
+    return "".join(partes)
+
+
+class _Explorador(_ConCopia):
+    """El explorador: se elige una herramienta y sus argumentos, y se compara una ejecución con dos."""
+
+    def __init__(self):
+        import ipywidgets as w
+        opciones = [(n if n in FUNCIONES else n + " (sólo para comparar)", n) for n in LECCION]
+        estilo = {"description_width": "7em"}
+        self.herramienta = w.Dropdown(options=opciones, description="Herramienta", style=estilo)
+        # Con continuous_update=False el valor llega al núcleo al pulsar Enter (o al salir del campo).
+        self.campos = {c: w.Text(description=c, continuous_update=False, style=estilo)
+                       for c in dict.fromkeys(c for campos in _CAMPOS.values() for c in campos)}
+        self.boton = w.Button(description="Ejecutar una y dos veces", button_style="primary",
+                              layout=w.Layout(width="max-content", margin="4px 0 4px 7.5em"))
+        self.comparacion, self.salida = w.HTML(_comparacion_html()), w.HTML()
+        self.caja = w.VBox([self.comparacion, self.herramienta, *self.campos.values(), self.boton, self.salida])
+        self.herramienta.observe(lambda _: self._preparar(), "value")
+        for campo in self.campos.values():
+            campo.observe(lambda _: self.ejecutar(), "value")
+        self.boton.on_click(lambda _: self.ejecutar())
+        self._preparar()
+
+    def _preparar(self):
+        """Deja a la vista sólo los campos de la herramienta elegida, con sus argumentos de la lección."""
+        nombre = self.herramienta.value
+        for campo, control in self.campos.items():
+            control.layout.display = None if campo in _CAMPOS[nombre] else "none"
+            control.value = LECCION[nombre].get(campo, control.value)
+        self.ejecutar()
+
+    def ejecutar(self):
+        """Ejecuta la llamada de los controles una vez y dos, y enseña lo que deja."""
+        nombre = self.herramienta.value
+        self.salida.value = _resultado_html(nombre, {c: self.campos[c].value for c in _CAMPOS[nombre]})
+
+    def html(self):
+        return '<div style="%s">%s%s</div>' % (_CAJA, self.comparacion.value, self.salida.value)
+
+    def texto(self):
+        return "\n".join(["Explorador de idempotencia"] + [
+            "%s: %s; lista.txt tras dos: %s" % (llamada, "idempotente" if si else "no idempotente", lista)
+            for llamada, si, lista in _comparacion()])
+
+
+def explorador():
+    """El explorador de idempotencia, abierto en la comparación de las cinco llamadas de la lección."""
+    return _Explorador()
+
+
+# El visor de conversaciones
+
+_ROLES = {"sistema": ("Sistema", "var(--jp-border-color1, #bdbdbd)", "rgba(158, 158, 158, 0.12)"),
+          "usuario": ("Usuario", "#1e88e5", "rgba(30, 136, 229, 0.10)"),
+          "asistente": ("Asistente", "#43a047", "rgba(67, 160, 71, 0.10)")}
+
+
+def _bloques(M, i):
+    """Los bloques del mensaje i de M; ninguno si el mensaje es un texto o si no existe."""
+    contenido = M[i][1] if 0 <= i < len(M) else ""
+    return contenido if isinstance(contenido, list) else []
+
+
+def _es(bloque, tipo):
+    return isinstance(bloque, dict) and bloque.get("type") == tipo
+
+
+def _roturas(M):
+    """Lo que rompe la conversación, como (mensaje, bloque, qué pasa), con índices desde 0."""
+    roturas, pedidas = [], set()
+    for i in range(len(M)):
+        del_turno = [b.get("id") for b in _bloques(M, i - 1) if _es(b, "tool_use")]
+        contestadas = [b.get("tool_use_id") for b in _bloques(M, i + 1) if _es(b, "tool_result")]
+        vistas = []
+        for j, b in enumerate(_bloques(M, i)):
+            if _es(b, "tool_use"):
+                pedidas.add(b.get("id"))
+                if b.get("id") not in contestadas:
+                    roturas.append((i, j, "la llamada %s (%s) se ha quedado sin observación"
+                                    % (b.get("id"), b.get("name"))))
+            elif _es(b, "tool_result"):
+                id = b.get("tool_use_id")
+                if id in vistas:
+                    roturas.append((i, j, "la llamada %s tiene más de una observación" % id))
+                elif id not in del_turno:
+                    de_antes = " (%s es de un turno de antes)" % id if id in pedidas else ""
+                    roturas.append((i, j, "la observación de %s no contesta a ninguna llamada del turno "
+                                    "anterior%s" % (id, de_antes)))
+                vistas.append(id)
+    return roturas
+
+
+def problemas(M):
+    """Lo que rompe la conversación M, en frases; [] si cada llamada tiene su observación y al revés."""
+    return ["mensaje %d: %s" % (i + 1, que) for i, _, que in _roturas(M)]
+
+
+def _pasos(M):
+    """Los mensajes de cada paso, por su índice: el inicio, y luego cada turno del asistente con su respuesta."""
+    pasos = [[]]
+    for i, (rol, _) in enumerate(M):
+        if rol == "asistente":
+            pasos.append([])
+        pasos[-1].append(i)
+    return pasos
+
+
+def _bloque_html(b, llamadas, avisos):
+    """Un bloque; una observación dice a qué llamada contesta, y un error se ve en rojo."""
+    if _es(b, "text"):
+        cuerpo = "<div>%s</div>" % _e(b.get("text"))
+    elif _es(b, "tool_use"):
+        cuerpo = "<div>llamada %s</div>" % _codigo(muestra(b))
+    elif _es(b, "tool_result"):
+        error, llamada = b.get("is_error") is True, llamadas.get(b.get("tool_use_id"))
+        cuerpo = '<div style="%s">%s de <b>%s</b>, que contesta a %s<div>%s</div></div>' % (
+            _AVISO if error else "", "<b>error</b>" if error else "observación", _e(b.get("tool_use_id")),
+            _codigo(muestra(llamada)) if llamada else "<i>ninguna llamada</i>", _codigo(b.get("content")))
+    else:
+        cuerpo = "<div>%s</div>" % _codigo(repr(b))
+    return cuerpo + "".join('<div style="%s">⚠ %s</div>' % (_AVISO, _e(a)) for a in avisos)
+
+
+def _mensajes_html(M, indices):
+    """Una tarjeta por mensaje, con su rol, sus bloques y un aviso en cada cosa rota."""
+    llamadas = {b.get("id"): b for i in range(len(M)) for b in _bloques(M, i) if _es(b, "tool_use")}
+    roturas = _roturas(M)
+    tarjetas = []
+    for i in indices:
+        rol, contenido = M[i]
+        nombre, borde, fondo = _ROLES.get(rol, (rol, "#9e9e9e", "none"))
+        if isinstance(contenido, str):
+            cuerpo = "<div>%s</div>" % _e(contenido)
+        else:
+            cuerpo = "".join(_bloque_html(b, llamadas, [que for m, k, que in roturas if (m, k) == (i, j)])
+                             for j, b in enumerate(_bloques(M, i)))
+        tarjetas.append('<div style="border-left: 4px solid %s; background: %s; padding: 4px 8px; margin: 6px 0">'
+                        '<div style="font-size: 11px; opacity: 0.8">%s · mensaje %d</div>%s</div>'
+                        % (borde, fondo, _e(nombre), i + 1, cuerpo))
+    return "".join(tarjetas)
+
+
+def _cabecera_html(M, titulo):
+    lista = problemas(M)
+    if lista:
+        estado = '<div style="%s"><b>⚠ Conversación rota</b>: %s</div>' % (_AVISO, "; ".join(_e(p) for p in lista))
+    else:
+        estado = '<div style="%s">Conversación entera: cada llamada tiene su observación.</div>' % _BIEN
+    return ('<div style="font-weight: bold">%s</div>' % _e(titulo) if titulo else "") + estado
+
+
+class _Visor(_ConCopia):
+    """El visor: recorre la conversación turno a turno, o la enseña entera."""
+
+    def __init__(self, M, titulo):
+        import ipywidgets as w
+        self.M, self.titulo, self.pasos, self.turno = list(M), titulo, _pasos(M), 0
+        self.anterior, self.siguiente = w.Button(description="◀ Anterior"), w.Button(description="Siguiente ▶")
+        self.etiqueta, self.todo = w.Label(), w.ToggleButton(description="Ver todo")
+        self.cabecera, self.contenido = w.HTML(_cabecera_html(self.M, titulo)), w.HTML()
+        self.caja = w.VBox([self.cabecera, w.HBox([self.anterior, self.etiqueta, self.siguiente, self.todo]),
+                            self.contenido])
+        self.anterior.on_click(lambda _: self.mover(-1))
+        self.siguiente.on_click(lambda _: self.mover(+1))
+        self.todo.observe(lambda _: self._dibujar(), "value")
+        self._dibujar()
+
+    def mover(self, cuanto):
+        """Avanza (o retrocede, si `cuanto` es negativo) turnos, sin salirse de la conversación."""
+        self.turno = min(max(self.turno + cuanto, 0), len(self.pasos) - 1)
+        self._dibujar()
+
+    def _dibujar(self):
+        k, n, todo = self.turno, len(self.pasos) - 1, self.todo.value
+        etiqueta = "turno %d de %d" % (k, n) + (" (el inicio)" if k == 0 else "")
+        self.etiqueta.value = "todos los turnos" if todo else etiqueta
+        self.anterior.disabled, self.siguiente.disabled = todo or k == 0, todo or k == n
+        self.contenido.value = _mensajes_html(self.M, range(len(self.M)) if todo else self.pasos[k])
+
+    def html(self):
+        return '<div style="%s">%s%s</div>' % (_CAJA, self.cabecera.value, _mensajes_html(self.M, range(len(self.M))))
+
+    def texto(self):
+        return "\n".join(([self.titulo] if self.titulo else []) + [muestra(m) for m in self.M]
+                         + ["PROBLEMA " + p for p in problemas(self.M)])
+
+
+def visor(M, titulo=None):
+    """El visor de la conversación M, turno a turno; marca en rojo los errores y lo que esté roto."""
+    return _Visor(M, titulo)
