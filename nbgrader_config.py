@@ -19,6 +19,8 @@ c.ClearSolutions.text_stub = "TU RESPUESTA AQUÍ"
 c.Execute.timeout = 15
 c.Execute.interrupt_on_timeout = True
 c.Execute.startup_timeout = 120
+# Sin guardar el estado de los widgets, la retroalimentación HTML muestra su copia estática.
+c.Execute.store_widget_state = False
 
 # La corrección que el código del estudiante no alcanza (course/aislado): su cuaderno corre en
 # un núcleo enjaulado, y cada celda ejecutar-* y pregunta-* la decide, fuera de ese núcleo, el

@@ -166,8 +166,8 @@ class _Explorador(_ConCopia):
         self.caja = w.VBox([self.comparacion, self.herramienta, *self.campos.values(), self.boton, self.salida])
         self.herramienta.observe(lambda _: self._preparar(), "value")
         for campo in self.campos.values():
-            campo.observe(lambda _: self.ejecutar(), "value")
-        self.boton.on_click(lambda _: self.ejecutar())
+            campo.observe(lambda _: self.probar(), "value")
+        self.boton.on_click(lambda _: self.probar())
         self._preparar()
 
     def _preparar(self):
@@ -176,9 +176,9 @@ class _Explorador(_ConCopia):
         for campo, control in self.campos.items():
             control.layout.display = None if campo in _CAMPOS[nombre] else "none"
             control.value = LECCION[nombre].get(campo, control.value)
-        self.ejecutar()
+        self.probar()
 
-    def ejecutar(self):
+    def probar(self):
         """Ejecuta la llamada de los controles una vez y dos, y enseña lo que deja."""
         nombre = self.herramienta.value
         self.salida.value = _resultado_html(nombre, {c: self.campos[c].value for c in _CAMPOS[nombre]})

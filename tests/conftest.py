@@ -1,5 +1,8 @@
 """Configuración común de pytest para tests/."""
 
+import os
+import sys
+
 import pytest
 
 
@@ -11,3 +14,8 @@ def pytest_runtest_makereport(item, call):
     informe = yield
     setattr(item, "informe_" + informe.when, informe)
     return informe
+
+
+# nbgrader lanza `alembic` por su nombre al crear el gradebook: el bin del entorno virtual va
+# delante en PATH también cuando se llama a pytest sin `make test`.
+os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])

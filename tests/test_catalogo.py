@@ -16,6 +16,7 @@ import contextlib
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -56,6 +57,10 @@ def leer_entrega(fichero):
 
 
 ENTREGAS = {f.stem: leer_entrega(f) for f in sorted(CATALOGO.glob("*.py"))}
+# Los intentos de trampa (tests/trampas/), corregidos en la misma pasada que las entregas honestas.
+# Entregan el cuestionario sin contestar: de una trampa se espera un 0 en todo.
+TRAMPAS = {"trampa_" + f.stem: leer_entrega(f) for f in sorted((CATALOGO.parent / "trampas").glob("*.py"))}
+PUERTO_ESPIA = 8888  # el de tests/trampas/red.py
 
 
 def _celdas(cuaderno):
@@ -131,10 +136,29 @@ def corregido(tmp_path_factory, request):
     for estudiante, (cambios, notas) in _cuestionarios_cambiados(buenas).items():
         entregar(estudiante, dict(cuestionario, ejecutar=_sin_cabecera(correcto.codigo), **cambios))
         esperado[estudiante] = dict(correcto.esperado, **dict(todo_bien, **notas))
+    sin_contestar = dict.fromkeys(PREGUNTAS, 0.0)
+    for estudiante, trampa in TRAMPAS.items():
+        entregar(estudiante, {"ejecutar": _sin_cabecera(trampa.codigo)})
+        esperado[estudiante] = dict(trampa.esperado, **sin_contestar)
+    # Un cuestionario tramposo: respuestas que se declaran iguales a cualquier cosa.
+    igual_a_todo = ("class _Todo(str):\n    __eq__ = lambda self, otro: True\n    __hash__ = str.__hash__\n"
+                    "    lower = strip = lambda self: self\n")
+    entregar("trampa_cuestionario_igual_a_todo", dict(
+        {"respuesta-%d" % n: igual_a_todo + "respuesta_%d = _Todo('a')" % n for n in range(1, 5)},
+        ejecutar=_sin_cabecera(correcto.codigo)))
+    esperado["trampa_cuestionario_igual_a_todo"] = dict(correcto.esperado, **sin_contestar)
 
+    espia = socket.create_server(("127.0.0.1", PUERTO_ESPIA))
+    espia.settimeout(0)
     inicio = time.monotonic()
     _nbgrader(curso, "autograde", TAREA, "--force")
     segundos = time.monotonic() - inicio
+    try:
+        espia.accept()
+        conexiones = 1
+    except (BlockingIOError, OSError):
+        conexiones = 0
+    espia.close()
     _avisa(request, "\nnbgrader autograde: %d cuadernos en %.0f s (%.1f s por cuaderno)"
            % (len(esperado), segundos, segundos / len(esperado)))
 
@@ -146,7 +170,7 @@ def corregido(tmp_path_factory, request):
             envio = gb.find_submission(TAREA, estudiante)
             totales[estudiante] = (envio.score, envio.max_score)
     return {"curso": curso, "release": release, "esperado": esperado, "notas": notas,
-            "totales": totales, "maximos": maximos}
+            "totales": totales, "maximos": maximos, "conexiones": conexiones}
 
 
 def _salida_de_error(corregido, estudiante, celda):
@@ -214,10 +238,11 @@ DISCREPANCIAS = [pytest.param(e, c, marks=pytest.mark.xfail(strict=True, reason=
                  for e, entrega in ENTREGAS.items() for c, m in entrega.discrepancias.items()]
 
 
-@pytest.mark.parametrize("estudiante, celda", DISCREPANCIAS)
-def test_discrepancia_con_el_corrector(corregido, estudiante, celda):
-    """Lo que creemos que debería dar el corrector y hoy no da. Si pasa, el corrector ha cambiado: quita la línea."""
-    assert corregido["notas"][estudiante][celda] == ENTREGAS[estudiante].esperado[celda]
+if DISCREPANCIAS:  # sólo mientras haya alguna
+    @pytest.mark.parametrize("estudiante, celda", DISCREPANCIAS)
+    def test_discrepancia_con_el_corrector(corregido, estudiante, celda):
+        """Lo que creemos que debería dar el corrector y hoy no da. Si pasa, el corrector ha cambiado: quita la línea."""
+        assert corregido["notas"][estudiante][celda] == ENTREGAS[estudiante].esperado[celda]
 
 
 # Lo que lee el estudiante
@@ -229,10 +254,7 @@ def test_discrepancia_con_el_corrector(corregido, estudiante, celda):
     ("mal_reintenta_siempre", "ejecutar-una-vez"),
     ("mal_sin_empezar", "ejecutar-resultados"),
     ("cuestionario-4-a-medias", "pregunta-4"),
-    pytest.param("mal_tupla", "ejecutar-resultados", marks=pytest.mark.xfail(strict=True, reason=(
-        "harness.muestra toma cualquier tupla por un mensaje (rol, contenido): con la tupla de 3 que devuelve "
-        "esta entrega revienta con ValueError dentro del corrector, y el estudiante lee un fallo del corrector "
-        "en vez de «debería ser un dict y es tuple»"))),
+    ("mal_tupla", "ejecutar-resultados"),
 ])
 def test_una_celda_que_suspende_lo_explica_en_español(corregido, estudiante, celda):
     """La salida de error es un Suspenso con el motivo en español, no un volcado de AssertionError."""
@@ -257,3 +279,55 @@ def test_una_entrega_correcta_no_deja_errores_en_ninguna_celda(corregido):
     cuaderno = nbformat.read(corregido["curso"] / "autograded" / "correcto_try_except" / TAREA / CUADERNO, as_version=4)
     for i, celda in enumerate(cuaderno.cells):
         assert not [o for o in celda.get("outputs", []) if o.output_type == "error"], (i, celda.source[:200])
+
+
+# Las trampas
+
+def test_hay_al_menos_diez_clases_de_trampa():
+    assert len(TRAMPAS) >= 10
+    for estudiante, trampa in TRAMPAS.items():
+        assert trampa.descripcion and not any(trampa.esperado.values()), estudiante
+
+
+def test_ninguna_trampa_gana_un_punto(corregido):
+    ganados = {}
+    for estudiante in [*TRAMPAS, "trampa_cuestionario_igual_a_todo"]:
+        notas = corregido["notas"][estudiante]
+        if estudiante == "trampa_cuestionario_igual_a_todo":
+            notas = {c: v for c, v in notas.items() if c.startswith("pregunta-")}
+        if any(notas.values()):
+            ganados[estudiante] = {c: v for c, v in notas.items() if v}
+    assert not ganados, "trampas con puntos: %s" % ganados
+    correctas = [e for e in corregido["esperado"] if e.startswith("correcto_")]
+    assert all(corregido["totales"][e][0] == corregido["totales"][e][1] for e in correctas)
+
+
+def test_las_trampas_no_tocan_el_gradebook_ni_la_red(corregido):
+    # Ninguna nota del gradebook la ha puesto nadie a mano, y nadie ha llegado al puerto espía.
+    with Gradebook("sqlite:///%s" % (corregido["curso"] / "gradebook.db")) as gb:
+        for envio in gb.assignment_submissions(TAREA):
+            for nota in envio.notebooks[0].grades:
+                assert nota.manual_score is None, (envio.student_id, nota.name, nota.manual_score)
+    assert corregido["conexiones"] == 0
+
+
+# Validate y autograde
+
+HONESTAS_PARA_VALIDAR = ["correcto_try_except", "correcto_cadena_if", "correcto_clase", "mal_a_medias_lanza",
+                         "mal_repr", "mal_sin_prefijo", "mal_is_error_entero", "mal_vacio_es_error", "mal_strip",
+                         "mal_sin_empezar"]
+
+
+@pytest.mark.parametrize("estudiante", HONESTAS_PARA_VALIDAR)
+def test_validate_del_estudiante_dice_lo_mismo_que_autograde(corregido, estudiante, tmp_path):
+    """Con código honesto, la prueba visible del salmorejo en Validate (en el núcleo del estudiante, sin
+    jaula ni pruebas ocultas) pasa exactamente cuando autograde le da los puntos del salmorejo."""
+    from nbgrader.validator import Validator
+
+    copia = tmp_path / CUADERNO
+    shutil.copy(corregido["curso"] / "submitted" / estudiante / TAREA / CUADERNO, copia)
+    fallos = Validator().validate(str(copia)).get("failed", [])
+    falla_el_salmorejo = any("bucle(" in f["source"] for f in fallos)
+    assert not [f for f in fallos if "respuesta_" in f["source"]], "el cuestionario está contestado"
+    aprobado = corregido["notas"][estudiante]["ejecutar-salmorejo"] == corregido["maximos"]["ejecutar-salmorejo"]
+    assert falla_el_salmorejo != aprobado, (estudiante, fallos)
