@@ -3,7 +3,9 @@
 Un JupyterLab real (en español, como `make lab`) sobre una copia temporal del curso y un
 Chromium de Debian manejado con Playwright: abrir el cuaderno publicado, ejecutarlo todo, ver
 morir la conversación en el turno 2, pulsar Validate de nbgrader (falla), contestar el
-cuestionario y el reto, guardar y volver a validar (pasa).
+cuestionario y el reto en sus celdas, guardar, ejecutarlo todo otra vez (llega al final), usar
+los widgets (el explorador pasa de `leer` a `añadir` y cambia su veredicto; el visor avanza
+turno a turno; el visor de la conversación del estudiante está entera) y volver a validar (pasa).
 
 La maquinaria está en navegador.py; aquí, los pasos de la lección, cada uno en su función.
 Si falla, hay captura, consola del navegador y registro del servidor en tests/artefactos/.
@@ -190,16 +192,28 @@ def comprobar_visor(pagina):
     siguiente = visor.get_by_role("button", name=re.compile("Siguiente"))
     etiqueta = visor.locator(".widget-label").filter(has_text=re.compile(r"turno \d+ de \d+")).first
     expect(etiqueta).to_contain_text("turno 0 de", timeout=nv.ESPERA_UI * 1000)
-    total = int(re.search(r"de (\d+)", etiqueta.inner_text()).group(1))
-    assert total >= 1, etiqueta.inner_text()
+    total = int(re.search(r"de (\d+)", etiqueta.text_content()).group(1))
+    assert total >= 1, etiqueta.text_content()
     contenido = visor.locator(".widget-html-content").last
-    vistos = [contenido.inner_text()]
+    vistos = [contenido.text_content()]
     for k in range(1, total + 1):
         siguiente.click()
         expect(etiqueta).to_contain_text(f"turno {k} de {total}", timeout=nv.ESPERA_UI * 1000)
         expect(contenido).not_to_have_text(vistos[-1], timeout=nv.ESPERA_UI * 1000)
-        vistos.append(contenido.inner_text())
+        vistos.append(contenido.text_content())
     expect(siguiente).to_be_disabled()
+
+
+def comprobar_visor_del_estudiante(pagina):
+    """El último visor del cuaderno (la conversación con el `ejecutar` del estudiante) está entera."""
+    from playwright.sync_api import expect
+
+    visores = pagina.locator(f"{nv.CUADERNO} .jp-OutputArea-output").filter(
+        has=pagina.locator("button.widget-button:has-text('Siguiente')"))
+    ultimo = visores.last
+    ultimo.scroll_into_view_if_needed()
+    expect(ultimo).to_contain_text("Conversación entera", timeout=nv.ESPERA_UI * 1000)
+    expect(ultimo).not_to_contain_text("Conversación rota")
 
 
 def comprobar_widgets(pagina, curso, ruta):
@@ -209,6 +223,7 @@ def comprobar_widgets(pagina, curso, ruta):
         comprobar_explorador(pagina)
     if visor:
         comprobar_visor(pagina)
+        comprobar_visor_del_estudiante(pagina)
     if not (explorador or visor):
         print(f"{ruta} aún no usa el explorador ni el visor de harness.widgets: sin pasos de widgets")
     return explorador, visor
@@ -276,7 +291,7 @@ def test_el_estudiante_hace_la_leccion_en_el_navegador(pagina, servidor, curso):
     contestar(pagina, curso, ruta, respuestas_correctas(curso))
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_que_corre_entero(pagina, curso, ruta)
-    comprobar_widgets(pagina, curso, ruta)
+    assert comprobar_widgets(pagina, curso, ruta) == (True, True), "el cuaderno ya no usa el explorador y el visor"
     validar_y_esperar_exito(pagina)
 
 
