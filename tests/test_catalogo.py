@@ -60,7 +60,15 @@ ENTREGAS = {f.stem: leer_entrega(f) for f in sorted(CATALOGO.glob("*.py"))}
 # Los intentos de trampa (tests/trampas/), corregidos en la misma pasada que las entregas honestas.
 # Entregan el cuestionario sin contestar: de una trampa se espera un 0 en todo.
 TRAMPAS = {"trampa_" + f.stem: leer_entrega(f) for f in sorted((CATALOGO.parent / "trampas").glob("*.py"))}
-PUERTO_ESPIA = 8888  # el de tests/trampas/red.py
+PUERTOS_ESPIA = range(8888, 8898)  # los que prueba tests/trampas/red.py
+
+
+def _espia():
+    """Un puerto de escucha en la máquina del profesor, el primero libre de los que prueba la trampa de red."""
+    for puerto in PUERTOS_ESPIA:
+        with contextlib.suppress(OSError):
+            return socket.create_server(("127.0.0.1", puerto))
+    pytest.skip("ningún puerto libre entre %d y %d para la trampa de red" % (PUERTOS_ESPIA[0], PUERTOS_ESPIA[-1]))
 
 
 def _celdas(cuaderno):
@@ -148,7 +156,7 @@ def corregido(tmp_path_factory, request):
         ejecutar=_sin_cabecera(correcto.codigo)))
     esperado["trampa_cuestionario_igual_a_todo"] = dict(correcto.esperado, **sin_contestar)
 
-    espia = socket.create_server(("127.0.0.1", PUERTO_ESPIA))
+    espia = _espia()
     espia.settimeout(0)
     inicio = time.monotonic()
     _nbgrader(curso, "autograde", TAREA, "--force")
