@@ -7,7 +7,7 @@ ASSIGNMENT := errores-como-observaciones
 # nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: install lab test bwrap release grade bench bundle clean
+.PHONY: install lab test bwrap release grade bench capturas bundle clean
 
 install: $(STAMP)
 
@@ -45,6 +45,10 @@ grade: $(STAMP) bwrap
 # Isolated grading vs plain nbgrader on the same honest submissions (a ratio, not a test).
 bench: $(STAMP) bwrap
 	$(BIN)/python bench/correccion.py
+
+# Screenshots of the explorer and the viewer for the docs, taken by the browser test.
+capturas: $(STAMP)
+	CAPTURAS=$(CURDIR)/docs/img $(BIN)/python -m pytest tests/test_navegador.py -k leccion
 
 # What a teacher hands to students: dist/curso-harness-estudiante.zip.
 bundle: $(STAMP)

@@ -158,6 +158,13 @@ def que_widgets_usa(curso, ruta):
     return "explorador(" in codigo, "visor(" in codigo
 
 
+def capturar(salida, nombre):
+    """Guarda la imagen de una salida en $CAPTURAS (`make capturas` la deja en docs/img) o en tests/artefactos."""
+    carpeta = Path(os.environ.get("CAPTURAS") or Path(__file__).parent / "artefactos")
+    carpeta.mkdir(parents=True, exist_ok=True)
+    salida.screenshot(path=str(carpeta / nombre))
+
+
 def salida_con(pagina, selector):
     """La primera salida de celda que contiene `selector` (los widgets no llevan el grade_id)."""
     salida = pagina.locator(f"{nv.CUADERNO} .jp-OutputArea-output").filter(has=pagina.locator(selector)).first
@@ -182,6 +189,7 @@ def comprobar_explorador(pagina):
     menu.select_option(value=añadir[0])
     expect(veredicto).to_contain_text("no idempotente", timeout=nv.ESPERA_UI * 1000)
     expect(veredicto).to_contain_text("tomates, tomates")
+    capturar(explorador, "explorador.png")
 
 
 def comprobar_visor(pagina):
@@ -201,6 +209,8 @@ def comprobar_visor(pagina):
         expect(etiqueta).to_contain_text(f"turno {k} de {total}", timeout=nv.ESPERA_UI * 1000)
         expect(contenido).not_to_have_text(vistos[-1], timeout=nv.ESPERA_UI * 1000)
         vistos.append(contenido.text_content())
+        if k == 2:  # el turno de los dos errores
+            capturar(visor, "visor.png")
     expect(siguiente).to_be_disabled()
 
 
