@@ -13,7 +13,7 @@ import sys
 import warnings
 
 from harness import (ENTORNO, FueraDelGuion, ModeloGuionizado, bucle, buscar, error, escribir, guion_de,
-                     incumple, listar, llamada, muestra, resultado, texto)
+                     incumple, llamada, muestra, resultado, texto)
 from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
 
 SEGUNDOS = 3  # para una llamada a ejecutar; las del curso tardan milésimas

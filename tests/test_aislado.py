@@ -1,5 +1,7 @@
 """La jaula y el corrector de confianza, con bubblewrap de verdad (sin nbgrader: eso está en test_trampas)."""
 
+from pathlib import Path
+
 import pytest
 
 from course.aislado import servidor
@@ -9,16 +11,7 @@ from harness import ENTORNO, llamada
 
 from cursos import RAIZ
 
-BUENA = '''
-def ejecutar(llamada, entorno):
-    motivo = incumple(llamada)
-    if motivo is not None:
-        return error(llamada["id"], "no se ha ejecutado: " + motivo)
-    try:
-        return resultado(llamada["id"], FUNCIONES[llamada["name"]](entorno, **llamada["input"]))
-    except Exception as e:
-        return error(llamada["id"], str(e))
-'''
+BUENA = (Path(__file__).parent / "catalogo" / "correcto_try_except.py").read_text(encoding="utf-8")
 
 
 def _suspensos(codigo):

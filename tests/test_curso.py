@@ -1,7 +1,6 @@
 """El curso por fuera: release/ al día y sin soluciones, el cuaderno fuente ejecutable entero,
 Validate, `make grade` con las entregas de ejemplo y el paquete para estudiantes."""
 
-import json
 import subprocess
 import sys
 import zipfile

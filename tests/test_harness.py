@@ -4,30 +4,11 @@ import copy
 
 import pytest
 
-import harness
 from harness import (ENTORNO, FUNCIONES, HERRAMIENTAS, FueraDelGuion, ModeloGuionizado, añadir, bucle,
                      buscar, error, escribir, guion_de, incumple, leer, listar, llamada, muestra, resultado,
                      texto, una_y_dos)
 from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
-
-
-def ejecutar_correcto(ll, entorno):
-    """Un ejecutar correcto, del test: la librería no lo tiene."""
-    motivo = incumple(ll)
-    if motivo is not None:
-        return error(ll["id"], "no se ha ejecutado: " + motivo)
-    try:
-        return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
-    except Exception as e:
-        return error(ll["id"], str(e))
-
-
-def ejecutar_a_medias(ll, entorno):
-    """El de la primera celda de la lección: el esquema contesta, la ejecución aún lanza."""
-    motivo = incumple(ll)
-    if motivo is not None:
-        return error(ll["id"], "no se ha ejecutado: " + motivo)
-    return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
+from referencia import ejecutar_a_medias, ejecutar_correcto
 
 
 def salmorejo():

@@ -9,23 +9,13 @@ import nbformat
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
-from harness import ENTORNO, FUNCIONES, añadir, bucle, error, incumple, resultado, una_y_dos
+from harness import ENTORNO, FUNCIONES, añadir, bucle, resultado, una_y_dos
 from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
 from harness.guionizado import ModeloGuionizado, guion_de
 from harness.widgets import LECCION, explorador, problemas, visor
+from referencia import ejecutar_correcto
 
 VISTA = "application/vnd.jupyter.widget-view+json"
-
-
-def ejecutar_correcto(ll, entorno):
-    """Un ejecutar correcto, del test: la librería no lo tiene."""
-    motivo = incumple(ll)
-    if motivo is not None:
-        return error(ll["id"], "no se ha ejecutado: " + motivo)
-    try:
-        return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
-    except Exception as e:
-        return error(ll["id"], str(e))
 
 
 def traza_del_salmorejo():

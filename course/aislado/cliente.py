@@ -7,7 +7,6 @@ nunca entra en el proceso del corrector.
 """
 
 import json
-import os
 import select
 import subprocess
 import sys
