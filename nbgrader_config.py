@@ -2,6 +2,8 @@
 
 import os
 
+import course
+
 c = get_config()  # noqa: F821 (nbgrader la define al cargar este fichero)
 
 RAIZ = os.path.dirname(os.path.abspath(__file__))
@@ -35,3 +37,7 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+
+# La retroalimentación, con los rótulos en español: course/plantillas/retroalimentacion.
+c.HTMLExporter.template_name = "retroalimentacion"
+c.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.dirname(course.__file__), "plantillas")]

@@ -1,6 +1,7 @@
 """El curso por fuera: release/ al día y sin soluciones, el cuaderno fuente ejecutable entero,
 Validate, `make grade` con las entregas de ejemplo y el paquete para estudiantes."""
 
+import re
 import subprocess
 import sys
 import zipfile
@@ -127,6 +128,9 @@ def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
     for estudiante in notas:
         html = (raiz / "feedback" / estudiante / TAREA / (TAREA + ".html")).read_text(encoding="utf-8")
         assert "✔" in html or "No pasa" in html
+        # Los rótulos de la retroalimentación, en español (course/plantillas/retroalimentacion).
+        assert "%s: %g de 14 puntos" % (TAREA, notas[estudiante][0]) in re.sub(r"\s+", " ", html)
+        assert "Score" not in html and "Test cell" not in html and "Student" not in html
 
 
 def test_el_paquete_para_estudiantes_lleva_lo_suyo_y_nada_del_profesor(tmp_path):
