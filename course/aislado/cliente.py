@@ -80,7 +80,7 @@ class CodigoAislado:
         orden = jaula.orden([sys.executable, "-I", "/opt/corrector.py"], legibles=[(SERVIDOR, "/opt/corrector.py")],
                             carpeta="/tmp")
         self.proceso = subprocess.Popen(orden, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, preexec_fn=jaula.limitar)
+                                        stderr=subprocess.DEVNULL)
         self.cargado = False
 
     def _envia(self, mensaje):

@@ -43,9 +43,7 @@ class NucleoEnJaula(AsyncKernelManager):
     async def _async_pre_start_kernel(self, **kw):
         orden, kw = await super()._async_pre_start_kernel(**kw)
         carpeta = kw.get("cwd") or os.getcwd()
-        orden = jaula.orden(orden, escribibles=[self._privada, carpeta], carpeta=carpeta)
-        kw["preexec_fn"] = jaula.limitar
-        return orden, kw
+        return jaula.orden(orden, escribibles=[self._privada, carpeta], carpeta=carpeta), kw
 
     async def _async_cleanup_resources(self, restart=False):
         await super()._async_cleanup_resources(restart=restart)

@@ -1,7 +1,6 @@
 """La orden que encierra un proceso con bubblewrap: sólo ve Python, harness y lo que se le deje."""
 
 import os
-import resource
 import shutil
 import sys
 from pathlib import Path
@@ -43,7 +42,10 @@ def _sistema():
 
 def orden(argv, escribibles=(), legibles=(), carpeta=None):
     """`argv` dentro de la jaula: sin red, con /tmp propio, viendo sólo `escribibles` y `legibles` además de Python."""
-    o = [bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
+    # Los límites los pone prlimit antes de entrar: así valen para todo lo que arranque la jaula,
+    # y no hace falta preexec_fn, que no es seguro en un proceso con hilos (el servidor de Jupyter).
+    o = ["prlimit", "--as=%d" % MEMORIA, "--cpu=%d:%d" % (CPU, CPU + 5), "--fsize=%d" % FICHEROS, "--core=0",
+         "--", bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
          "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for ruta in _sistema():
         o += ["--ro-bind", ruta, ruta]
@@ -63,11 +65,3 @@ def orden(argv, escribibles=(), legibles=(), carpeta=None):
     if carpeta:
         o += ["--chdir", str(carpeta)]
     return o + ["--"] + list(argv)
-
-
-def limitar():
-    """Para `preexec_fn`: límites de memoria, CPU y ficheros que hereda todo lo que arranque la jaula."""
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORIA, MEMORIA))
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU, CPU + 5))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (FICHEROS, FICHEROS))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
