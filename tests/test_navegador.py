@@ -205,7 +205,9 @@ def comprobar_visor(pagina):
     contenido = visor.locator(".widget-html-content").last
     vistos = [contenido.text_content()]
     for k in range(1, total + 1):
-        siguiente.click()
+        # Con el teclado, como lo haría quien no usa el ratón: foco en «Siguiente» y Enter.
+        siguiente.focus()
+        pagina.keyboard.press("Enter")
         expect(etiqueta).to_contain_text(f"turno {k} de {total}", timeout=nv.ESPERA_UI * 1000)
         expect(contenido).not_to_have_text(vistos[-1], timeout=nv.ESPERA_UI * 1000)
         vistos.append(contenido.text_content())
