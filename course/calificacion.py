@@ -206,7 +206,7 @@ def _una_vez(ejecutar):
                 raise
             # Si ha corrido, lo que devuelva lo miran las otras pruebas; aquí sólo se cuenta.
         if entorno.usos == 0:
-            raise Suspenso("Con la llamada %s la herramienta no se ha ejecutado, y cumple su esquema." % muestra(ll))
+            raise Suspenso("Con la llamada %s la herramienta no se ha ejecutado, aunque la llamada cumple su esquema." % muestra(ll))
         if entorno.usos > 1:
             raise Suspenso("Con la llamada %s la herramienta se ha ejecutado %d veces, y debe ejecutarse una sola: "
                            "repetirla es cosa del modelo, no del harness." % (muestra(ll), entorno.usos))

@@ -37,7 +37,7 @@ CLAVE = {
                  "único mensaje del usuario.",
             "b": "el error de p1 no impide ejecutar p2. Cada llamada recibe su observación, falle o no la "
                  "de al lado: es el invariante «ninguna llamada sin su observación».",
-            "c": "cada llamada tiene su propio tool_result, con su identificador. Mezclarlas obligaría al "
+            "c": "cada llamada tiene su propio tool_result, con su identificador. Juntar las dos en un solo tool_result obligaría al "
                  "modelo a adivinar cuál falló, y marcaría como error una lectura que salió bien.",
             "d": "un mensaje del usuario con un tool_result por llamada, en el orden de las llamadas, "
                  "cada uno con su tool_use_id; sólo el de p1 lleva is_error verdadero.",
@@ -45,7 +45,7 @@ CLAVE = {
     },
     3: {
         "correcta": False,
-        "idea": "un error es una llamada que no hace lo que promete su herramienta; una búsqueda sin "
+        "idea": "una llamada falla cuando no hace lo que promete su herramienta; una búsqueda sin "
                 "coincidencias sí lo ha hecho.",
         "opciones": {
             True: "un texto vacío es la respuesta de una búsqueda que ha salido bien, y dice que no hay "
@@ -95,9 +95,9 @@ def _corregir_varias(marcadas):
     if marcadas == correctas:
         print("Correcto. Has marcado %s. %s" % (_lista(marcadas), _frase(clave["idea"])))
         return None
-    sobran = ["Marcaste la %s, pero tras esa observación no se puede repetir: %s" % (letra, clave["opciones"][letra])
+    sobran = ["Has marcado la %s, pero tras esa observación no se puede repetir: %s" % (letra, clave["opciones"][letra])
               for letra in sorted(marcadas - correctas)]
-    faltan = ["No marcaste la %s, y tras esa sí se puede: %s" % (letra, clave["opciones"][letra])
+    faltan = ["No has marcado la %s, y tras esa sí se puede: %s" % (letra, clave["opciones"][letra])
               for letra in sorted(correctas - marcadas)]
     dada = "has marcado %s" % _lista(marcadas) if marcadas else "no has marcado ninguna opción"
     raise Suspenso("Pregunta 4: %s. Se corrige a todo o nada, y tu selección no es la correcta.\n"

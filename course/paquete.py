@@ -1,6 +1,6 @@
 """`make bundle`: lo que el profesor reparte a los estudiantes, en dist/.
 
-Lleva los cuadernos de release/, la librería harness y una preparación de una sola orden
+Lleva los cuadernos de release/, la biblioteca harness y una preparación de una sola orden
 (`python3 empezar.py`). Nada de source/ ni de la corrección.
 """
 

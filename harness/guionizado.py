@@ -31,8 +31,8 @@ class ModeloGuionizado:
 
     def __call__(self, M, herramientas):
         if self.turno >= len(self.guion):
-            raise FueraDelGuion("el guion tiene %d turnos y ya los ha contestado todos; "
-                                "el harness le pide un turno %d" % (len(self.guion), self.turno + 1))
+            raise FueraDelGuion("el modelo ya ha contestado los %d turnos de su guion, y el harness "
+                                "le pide el turno %d" % (len(self.guion), self.turno + 1))
         esperada, respuesta = self.guion[self.turno]
         diferencia = _primera_diferencia(esperada, list(M))
         if diferencia:

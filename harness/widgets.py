@@ -294,7 +294,7 @@ def _cabecera_html(M, titulo):
     if lista:
         estado = '<div style="%s"><b>⚠ Conversación rota</b>: %s</div>' % (_AVISO, "; ".join(_e(p) for p in lista))
     else:
-        estado = '<div style="%s">Conversación entera: cada llamada tiene su observación.</div>' % _BIEN
+        estado = '<div style="%s">Conversación sin roturas: cada llamada tiene su observación.</div>' % _BIEN
     return ('<div style="font-weight: bold">%s</div>' % _e(titulo) if titulo else "") + estado
 
 

@@ -1,6 +1,6 @@
 """Un JupyterLab de verdad y un Chromium de verdad, para la prueba de navegador.
 
-Aquí está solo la maquinaria (copia del curso, servidor, navegador, artefactos de los fallos y
+Aquí está sólo la maquinaria (copia del curso, servidor, navegador, artefactos de los fallos y
 los gestos de JupyterLab y de nbgrader); lo propio de la lección está en test_navegador.py.
 
 Los selectores no dependen del idioma de la interfaz: atributos data-command, clases CSS de
@@ -412,7 +412,7 @@ def esperar_en_disco(comprobar, tope=ESPERA_UI):
 
 def matar_descendientes():
     """SIGKILL a todos los procesos hijos de esta prueba (driver de Playwright, Chromium, JupyterLab
-    y sus núcleos). Lo usa el reloj de guardia; lee /proc, así que solo hace algo en Linux."""
+    y sus núcleos). Lo usa el reloj de guardia; lee /proc, así que sólo hace algo en Linux."""
     hijos = {}
     for entrada in Path("/proc").glob("[0-9]*/stat"):
         try:

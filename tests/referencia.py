@@ -1,4 +1,4 @@
-"""Los ejecutar de referencia de las pruebas. La librería no tiene ninguno: es el ejercicio."""
+"""Los ejecutar de referencia de las pruebas. La biblioteca no tiene ninguno: es el ejercicio."""
 
 from harness import FUNCIONES, error, incumple, resultado
 

@@ -87,8 +87,8 @@ def test_la_pregunta_4_es_todo_o_nada(marcadas):
 def test_la_pregunta_4_explica_lo_que_sobra_y_lo_que_falta():
     mensaje = suspende(4, {"b", "d"})
     assert "has marcado la b y la d" in mensaje
-    assert "Marcaste la b" in mensaje and CLAVE[4]["opciones"]["b"] in mensaje
-    assert "No marcaste la a" in mensaje and CLAVE[4]["opciones"]["a"] in mensaje
+    assert "Has marcado la b" in mensaje and CLAVE[4]["opciones"]["b"] in mensaje
+    assert "No has marcado la a" in mensaje and CLAVE[4]["opciones"]["a"] in mensaje
     assert "la d," not in mensaje.split("\n", 1)[1]  # la d está bien marcada: no se comenta
 
 

@@ -1,4 +1,4 @@
-"""Los contratos de SPEC.md, sobre la librería de verdad."""
+"""Los contratos de SPEC.md, sobre la biblioteca de verdad."""
 
 import copy
 
@@ -271,7 +271,7 @@ def test_una_y_dos_no_toca_el_entorno_original():
     assert ENTORNO == antes
 
 
-# La librería
+# La biblioteca
 
 def test_la_libreria_no_define_ejecutar():
     import harness.bloques, harness.bucle, harness.entorno, harness.guionizado, harness.idempotencia

@@ -10,7 +10,7 @@ turno a turno; el visor de la conversación del estudiante está entera) y volve
 La maquinaria está en navegador.py; aquí, los pasos de la lección, cada uno en su función.
 Si falla, hay captura, consola del navegador y registro del servidor en tests/artefactos/.
 
-Ejecutar solo esta prueba: `.venv/bin/python -m pytest tests/test_navegador.py -v`.
+Ejecutar sólo esta prueba: `.venv/bin/python -m pytest tests/test_navegador.py -v`.
 """
 
 import json
@@ -31,7 +31,7 @@ SOURCE = Path("source") / LECCION / f"{LECCION}.ipynb"
 MUERTE_EN_EL_TURNO_2 = "turno 2: FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'"
 # Las celdas de respuesta que rellena el estudiante (grade_id de docs/CONTRATOS.md).
 RESPUESTAS = ["respuesta-1", "respuesta-2", "respuesta-3", "respuesta-4", "ejecutar"]
-# Las pruebas visibles que fallan sin contestar (las demás del reto son ocultas: en release, solo comentarios).
+# Las pruebas visibles que fallan sin contestar (las demás del reto son ocultas: en release, sólo comentarios).
 FALLAN_SIN_CONTESTAR = ["pregunta-1", "pregunta-2", "pregunta-3", "pregunta-4", "ejecutar-salmorejo"]
 
 
@@ -224,7 +224,7 @@ def comprobar_visor_del_estudiante(pagina):
         has=pagina.locator("button.widget-button:has-text('Siguiente')"))
     ultimo = visores.last
     ultimo.scroll_into_view_if_needed()
-    expect(ultimo).to_contain_text("Conversación entera", timeout=nv.ESPERA_UI * 1000)
+    expect(ultimo).to_contain_text("Conversación sin roturas", timeout=nv.ESPERA_UI * 1000)
     expect(ultimo).not_to_contain_text("Conversación rota")
 
 

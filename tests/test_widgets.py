@@ -123,7 +123,7 @@ def test_el_visor_marca_los_errores_en_rojo():
     assert todo.count("<b>error</b> de") == 2 and todo.count("observación de") == 2
     errores = re.findall(r'<div style="([^"]*)"><b>error</b> de <b>(t\d)</b>', todo)
     assert [t for _, t in errores] == ["t1", "t2"] and all("rgba(244, 67, 54" in s for s, _ in errores)
-    assert "Conversación entera" in visible(v.cabecera.value)
+    assert "Conversación sin roturas" in visible(v.cabecera.value)
 
 
 def test_problemas_de_la_traza_entera_es_una_lista_vacia():
@@ -173,7 +173,7 @@ def test_cada_widget_lleva_su_vista_y_sus_copias_en_html_y_en_texto():
     assert "Las cinco llamadas de la lección" in copia and "pan, leche, patatas, tomates, tomates" in copia
     assert "añadir(ruta='lista.txt', contenido=', tomates'): no idempotente" in e._repr_mimebundle_()["text/plain"]
     copia = visible(v._repr_mimebundle_()["text/html"])
-    assert copia.startswith("La traza del salmorejo Conversación entera") and copia.endswith(FINAL)
+    assert copia.startswith("La traza del salmorejo Conversación sin roturas") and copia.endswith(FINAL)
     assert "t2 ← ERROR \"no existe el fichero 'recetas/salmorejo.txt'\"" in v._repr_mimebundle_()["text/plain"]
 
 
@@ -197,6 +197,6 @@ def test_nbconvert_enseña_las_copias_de_un_cuaderno_ejecutado_con_un_nucleo_de_
     pagina, _ = HTMLExporter().from_notebook_node(nb)
     texto = visible(pagina)
     assert "Las cinco llamadas de la lección" in texto and "pan, leche, patatas, tomates, tomates" in texto
-    assert "El primer turno Conversación entera" in texto
+    assert "El primer turno Conversación sin roturas" in texto
     assert "error de t1, que contesta a t1 → leer(rutas=['recetas/salmorejo.txt', 'lista.txt'])" in texto
     assert VISTA not in pagina

@@ -28,7 +28,7 @@ def bwrap():
 
 
 def _sistema():
-    """Lo del sistema que necesita Python para arrancar, sólo lectura."""
+    """Lo del sistema que necesita Python para arrancar, en modo de sólo lectura."""
     for ruta in ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives",
                  "/etc/localtime"):
         if os.path.exists(ruta):

@@ -1,4 +1,4 @@
-"""Pone is_error como el texto "true" o "false", como en JSON, en vez de un booleano.
+"""Pone is_error como el texto "true" o "false", como se escriben en JSON, en vez de un booleano.
 
 esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=1 resultados=0 escrituras=0 guiones=0
 """
