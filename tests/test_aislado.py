@@ -124,3 +124,35 @@ def test_el_cuestionario_se_lee_como_datos():
         assert aislado.valor('respuesta_4 = {"a", "d"}', "respuesta_4") == {"a", "d"}
         with pytest.raises(Suspenso, match="no define respuesta_1"):
             aislado.valor("x = 1", "respuesta_1")
+
+
+def test_en_la_jaula_no_hay_privilegios_para_volver_a_montar_nada():
+    codigo = f"""
+import ctypes, os
+capacidades = open("/proc/self/status").read().split("CapEff:")[1].split()[0]
+ctypes.CDLL(None).mount(None, {str(RAIZ / "harness")!r}.encode(), None, 32 | 4096, None)
+try:
+    open({str(RAIZ / "harness" / "zz_trampa.py")!r}, "w").write("x")
+    escrito = True
+except OSError:
+    escrito = False
+resultado_de_la_jaula = (os.getuid(), capacidades, escrito)
+"""
+    with CodigoAislado("") as aislado:
+        assert aislado.valor(codigo, "resultado_de_la_jaula") == (65534, "0000000000000000", False)
+    assert not (RAIZ / "harness" / "zz_trampa.py").exists()
+
+
+def test_media_linea_en_el_canal_no_cuelga_al_corrector():
+    codigo = """
+import fcntl, os, time
+for fd in range(3, 30):
+    try:
+        if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY:
+            os.write(fd, b"{")
+    except OSError:
+        pass
+time.sleep(10 ** 5)
+"""
+    with CodigoAislado(codigo) as aislado:
+        assert "no termina" in aislado.cargar()

@@ -319,6 +319,14 @@ def test_las_trampas_no_tocan_el_gradebook_ni_la_red(corregido):
     assert corregido["conexiones"] == 0
 
 
+def test_las_trampas_no_dejan_nada_fuera_de_su_jaula(corregido):
+    # Ni enlaces ni tuberías en autograded/ (el núcleo escribe en una copia que se tira), ni un .pth
+    # en el entorno virtual (la jaula no puede volver a montar nada con escritura).
+    raros = [p for p in (corregido["curso"] / "autograded").rglob("*") if p.is_symlink() or not (p.is_file() or p.is_dir())]
+    assert not raros, raros
+    assert not list(Path(sys.prefix).rglob("zz_trampa.pth"))
+
+
 # Validate y autograde
 
 HONESTAS_PARA_VALIDAR = ["correcto_try_except", "correcto_cadena_if", "correcto_clase", "mal_a_medias_lanza",

@@ -7,9 +7,11 @@ nunca entra en el proceso del corrector.
 """
 
 import json
+import os
 import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from course.calificacion import Suspenso
@@ -81,7 +83,7 @@ class CodigoAislado:
                             carpeta="/tmp")
         self.proceso = subprocess.Popen(orden, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL)
-        self.cargado = False
+        self.cargado, self._pendiente = False, b""
 
     def _envia(self, mensaje):
         try:
@@ -90,29 +92,40 @@ class CodigoAislado:
         except (BrokenPipeError, OSError):
             pass  # ya ha muerto: lo dirá la lectura
 
-    def _recibe(self, segundos):
-        salida = self.proceso.stdout
-        if not select.select([salida], [], [], segundos)[0]:
-            raise TimeoutError()
-        linea = salida.readline(jaula.MAXIMO_RESPUESTA)
-        if not linea:
-            self.proceso.wait()
-            raise Suspenso("El proceso con tu código ha terminado de golpe (código %s): ¿os._exit, "
-                           "demasiada memoria o demasiado tiempo de CPU?" % self.proceso.returncode)
+    def _recibe(self, limite):
+        """La siguiente línea que manda la jaula, leída a trozos sin bloquearse hasta el instante `limite`.
+
+        Una línea a medias o un silencio no cuelgan al corrector: pasado el límite, TimeoutError.
+        """
+        fd = self.proceso.stdout.fileno()
+        while b"\n" not in self._pendiente:
+            queda = limite - time.monotonic()
+            if queda <= 0 or not select.select([fd], [], [], queda)[0]:
+                raise TimeoutError()
+            trozo = os.read(fd, 65536)
+            if not trozo:
+                self.proceso.wait()
+                raise Suspenso("El proceso con tu código ha terminado de golpe (código %s): ¿os._exit, "
+                               "demasiada memoria o demasiado tiempo de CPU?" % self.proceso.returncode)
+            self._pendiente += trozo
+            if len(self._pendiente) > jaula.MAXIMO_RESPUESTA:
+                raise Suspenso("Tu código ha devuelto más datos de los que caben en una observación.")
+        linea, _, self._pendiente = self._pendiente.partition(b"\n")
         try:
             mensaje = json.loads(linea)
-            if isinstance(mensaje, dict):
-                return mensaje
-        except ValueError:
-            pass
-        raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.")
+        except (ValueError, RecursionError):
+            mensaje = None
+        if not isinstance(mensaje, dict):
+            raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.")
+        return mensaje
 
     def _pide(self, mensaje, segundos, entorno=None):
-        """Manda una orden y atiende lo que pida la jaula hasta que conteste."""
+        """Manda una orden y atiende lo que pida la jaula hasta que conteste, todo en `segundos` como mucho."""
+        limite = time.monotonic() + segundos
         self._envia(mensaje)
         try:
             while True:
-                respuesta = self._recibe(segundos)
+                respuesta = self._recibe(limite)
                 if "op" not in respuesta:
                     return respuesta
                 self._envia(self._opera(entorno, respuesta))
@@ -123,7 +136,10 @@ class CodigoAislado:
     @staticmethod
     def _opera(entorno, pedido):
         """Hace en el entorno de verdad la operación que ha pedido una herramienta desde la jaula."""
-        a = [_dato(x) for x in pedido["argumentos"]]
+        try:
+            a = [_dato(x) for x in pedido["argumentos"]]
+        except Exception as e:
+            return {"excepcion": de_excepcion(e)}
         operaciones = {"contiene": lambda: a[0] in entorno, "lee": lambda: entorno[a[0]],
                        "escribe": lambda: entorno.__setitem__(a[0], a[1]), "borra": lambda: entorno.__delitem__(a[0]),
                        "claves": lambda: list(entorno), "cuantos": lambda: len(entorno)}
@@ -150,6 +166,8 @@ class CodigoAislado:
                     self.error_al_cargar = "no termina en %d segundos" % ARRANQUE
                 except Suspenso as s:
                     self.error_al_cargar = str(s)
+                except Exception as e:  # lo que sea: esa respuesta no se carga, y las demás se corrigen
+                    self.error_al_cargar = "el corrector no ha podido cargarla (%s: %s)" % (type(e).__name__, e)
                 else:
                     if "excepcion" in respuesta:
                         self.error_al_cargar = "%(tipo)s: %(texto)s" % respuesta["excepcion"]

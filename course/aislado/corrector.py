@@ -43,12 +43,26 @@ class NucleoEnJaula(AsyncKernelManager):
     async def _async_pre_start_kernel(self, **kw):
         orden, kw = await super()._async_pre_start_kernel(**kw)
         carpeta = kw.get("cwd") or os.getcwd()
-        return jaula.orden(orden, escribibles=[self._privada, carpeta], carpeta=carpeta), kw
+        # El núcleo ve la carpeta de su cuaderno, pero escribe en una copia que se tira: nada de lo que
+        # deje allí (enlaces, tuberías, ficheros) lo encuentra después nbgrader en autograded/.
+        copia = os.path.join(self._privada, "cuaderno")
+        _copiar_ficheros(carpeta, copia)
+        return jaula.orden(orden, escribibles=[self._privada, (copia, carpeta)], carpeta=carpeta), kw
 
     async def _async_cleanup_resources(self, restart=False):
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
             shutil.rmtree(self._privada, ignore_errors=True)
+
+
+def _copiar_ficheros(origen, destino):
+    """Copia los ficheros normales de `origen` (sin seguir enlaces ni copiar nada especial) a `destino`."""
+    os.makedirs(destino, exist_ok=True)
+    for entrada in os.scandir(origen):
+        if entrada.is_dir(follow_symlinks=False):
+            _copiar_ficheros(entrada.path, os.path.join(destino, entrada.name))
+        elif entrada.is_file(follow_symlinks=False):
+            shutil.copyfile(entrada.path, os.path.join(destino, entrada.name), follow_symlinks=False)
 
 
 class EjecutarEnJaula(Execute):

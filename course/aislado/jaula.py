@@ -46,14 +46,18 @@ def orden(argv, escribibles=(), legibles=(), carpeta=None):
     # y no hace falta preexec_fn, que no es seguro en un proceso con hilos (el servidor de Jupyter).
     o = ["prlimit", "--as=%d" % MEMORIA, "--cpu=%d:%d" % (CPU, CPU + 5), "--fsize=%d" % FICHEROS, "--core=0",
          "--", bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
+         # Un usuario sin privilegios y sin capacidades, en su propio espacio de usuarios, que no puede
+         # crear otro: como root con capacidades, podría volver a montar con escritura lo de sólo lectura.
+         "--unshare-user", "--uid", "65534", "--gid", "65534", "--disable-userns", "--cap-drop", "ALL",
          "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for ruta in _sistema():
         o += ["--ro-bind", ruta, ruta]
     for ruta in legibles:  # una ruta, o un par (ruta de fuera, ruta dentro)
         fuera, dentro = ruta if isinstance(ruta, tuple) else (ruta, ruta)
         o += ["--ro-bind", str(fuera), str(dentro)]
-    for ruta in escribibles:
-        o += ["--bind", str(ruta), str(ruta)]
+    for ruta in escribibles:  # también una ruta, o un par (ruta de fuera, ruta dentro)
+        fuera, dentro = ruta if isinstance(ruta, tuple) else (ruta, ruta)
+        o += ["--bind", str(fuera), str(dentro)]
     # Si el paquete del curso estuviera instalado dentro de site-packages, que no se vea.
     import course
     curso = str(Path(course.__file__).resolve().parent)
