@@ -83,11 +83,11 @@ class EjecutarEnJaula(Execute):
 
     def output(self, outs, msg, display_id, cell_index):
         # Una celda que inunda su salida no debe llenar la memoria de nbgrader: se corta al llegar.
-        tam = self._salida_por_celda.get(cell_index, 0) + len(json.dumps(msg.get("content", {})))
-        self._salida_por_celda[cell_index] = tam
-        if tam <= self.maximo_salida:
+        antes = self._salida_por_celda.get(cell_index, 0)
+        self._salida_por_celda[cell_index] = antes + len(json.dumps(msg.get("content", {})))
+        if self._salida_por_celda[cell_index] <= self.maximo_salida:
             return super().output(outs, msg, display_id, cell_index)
-        if tam - len(json.dumps(msg.get("content", {}))) <= self.maximo_salida:
+        if antes <= self.maximo_salida:  # el aviso, una sola vez
             outs.append(new_output("stream", name="stdout",
                                    text="\n(salida cortada: pasaba de %d caracteres)\n" % self.maximo_salida))
         return None
@@ -101,7 +101,6 @@ class EjecutarEnJaula(Execute):
             motivo = ("el núcleo de Python ha muerto mientras ejecutaba el cuaderno (¿demasiada memoria, "
                       "os._exit?)" if isinstance(e, DeadKernelError) else "el núcleo de Python no contesta")
             self.log.warning("%s: %s", motivo, e)
-            resources.setdefault("nbgrader", {})["problema_del_nucleo"] = motivo
             for celda in nb.cells:
                 if celda.cell_type == "code" and not celda.get("outputs") and celda.get("execution_count") is None:
                     celda.outputs = [new_output("stream", name="stdout",
@@ -143,12 +142,14 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
         with CodigoAislado(respuestas.get("ejecutar", "")) as codigo:
             codigo.cargar()  # antes de las comprobaciones, para que su tope de tiempo no cuente la carga
             for celda in filter(_decide_el_corrector, nb.cells):
-                grade_id = _grade_id(celda)
-                if grade_id.startswith("ejecutar-"):
-                    nombre = grade_id[len("ejecutar-"):]
-                    celda.outputs = _salida(lambda: calificacion.comprobar(nombre, codigo.ejecutar))
-                elif grade_id.startswith("pregunta-"):
-                    n = int(grade_id[len("pregunta-"):])
-                    fuente = respuestas.get("respuesta-%d" % n, "")
-                    celda.outputs = _salida(lambda: cuestionario.corregir(n, codigo.valor(fuente, "respuesta_%d" % n)))
+                celda.outputs = _salida(lambda: _decidir(_grade_id(celda), codigo, respuestas))
         return nb, resources
+
+
+def _decidir(grade_id, codigo, respuestas):
+    """El veredicto de una celda: `ejecutar-X` es la comprobación X; `pregunta-N`, la pregunta N del cuestionario."""
+    tipo, _, nombre = grade_id.partition("-")
+    if tipo == "ejecutar":
+        calificacion.comprobar(nombre, codigo.ejecutar)
+    else:
+        cuestionario.corregir(int(nombre), codigo.valor(respuestas.get("respuesta-" + nombre, ""), "respuesta_" + nombre))
