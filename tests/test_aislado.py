@@ -144,15 +144,7 @@ resultado_de_la_jaula = (os.getuid(), capacidades, escrito)
 
 
 def test_media_linea_en_el_canal_no_cuelga_al_corrector():
-    codigo = """
-import fcntl, os, time
-for fd in range(3, 30):
-    try:
-        if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY:
-            os.write(fd, b"{")
-    except OSError:
-        pass
-time.sleep(10 ** 5)
-"""
+    # La trampa del catálogo: escribe «{» en la tubería del corrector y se queda esperando.
+    codigo = (Path(__file__).parent / "trampas" / "canal_a_medias.py").read_text(encoding="utf-8")
     with CodigoAislado(codigo) as aislado:
         assert "no termina" in aislado.cargar()
