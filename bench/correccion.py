@@ -18,11 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(RAIZ / "tests"))
+from course import CUADERNO, RAIZ, TAREA
+from course.entregas import escribir_entrega, leer_ejemplo
 
-from course.entregas import escribir_entrega, leer_ejemplo  # noqa: E402
-from cursos import CUADERNO, TAREA, copiar_curso  # noqa: E402
+sys.path.insert(0, str(RAIZ / "tests"))
+from cursos import copiar_curso  # noqa: E402
 
 HONESTAS = ["ana", "bruno", "carla", "dario"]  # las de ejemplo que terminan; elena espera a sus topes
 NBGRADER_TAL_CUAL = """

@@ -1,1 +1,7 @@
 """El lado del profesor: la corrección y las órdenes que mueven el curso con nbgrader."""
+
+from pathlib import Path
+
+RAIZ = Path(__file__).resolve().parent.parent  # la raíz del curso, donde está nbgrader_config.py
+TAREA = "errores-como-observaciones"           # la tarea de nbgrader, como la ve el gradebook
+CUADERNO = TAREA + ".ipynb"

@@ -11,10 +11,9 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
 
+from . import CUADERNO, RAIZ, TAREA
 from .entregas import escribir_entrega, leer_ejemplo
 
-RAIZ = Path(__file__).resolve().parent.parent
-TAREA = "errores-como-observaciones"
 EJEMPLOS = Path(__file__).resolve().parent / "ejemplos"
 
 
@@ -26,7 +25,7 @@ def nbgrader(*argumentos, raiz=RAIZ):
 
 def entregar_ejemplos(raiz=RAIZ):
     """Copia las entregas de ejemplo en submitted/, hechas con el cuaderno de release de ahora."""
-    release = raiz / "release" / TAREA / (TAREA + ".ipynb")
+    release = raiz / "release" / TAREA / CUADERNO
     for ejemplo in sorted(EJEMPLOS.glob("*.toml")):
         escribir_entrega(release, leer_ejemplo(ejemplo)["respuestas"], raiz / "submitted" / ejemplo.stem / TAREA)
     print("Sin entregas en submitted/: se corrigen las %d de ejemplo." % len(list(EJEMPLOS.glob("*.toml"))))

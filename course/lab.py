@@ -6,12 +6,10 @@ pruebe no toque el que genera nbgrader.
 
 import shutil
 import sys
-from pathlib import Path
 
 from .estudiantes.empezar import abrir_lab, idioma_por_defecto
+from . import CUADERNO, RAIZ, TAREA
 
-RAIZ = Path(__file__).resolve().parent.parent
-TAREA = "errores-como-observaciones"
 
 
 def main(argumentos):
@@ -19,7 +17,7 @@ def main(argumentos):
     if not trabajo.exists():
         shutil.copytree(RAIZ / "release" / TAREA, trabajo)
     idioma_por_defecto(sys.prefix)
-    return abrir_lab(sys.executable, (trabajo / (TAREA + ".ipynb")).relative_to(RAIZ), RAIZ, argumentos)
+    return abrir_lab(sys.executable, (trabajo / CUADERNO).relative_to(RAIZ), RAIZ, argumentos)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parent.parent
+from . import RAIZ
 NOMBRE = "curso-harness-estudiante"
 PROPIOS = Path(__file__).resolve().parent / "estudiantes"
 

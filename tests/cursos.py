@@ -5,9 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-RAIZ = Path(__file__).resolve().parent.parent
-TAREA = "errores-como-observaciones"
-CUADERNO = TAREA + ".ipynb"
+from course import RAIZ
 
 
 def copiar_curso(destino):

@@ -9,7 +9,7 @@ from course.aislado.cliente import CodigoAislado, Opaco
 from course.calificacion import COMPROBACIONES, Suspenso, comprobar
 from harness import ENTORNO, llamada
 
-from cursos import RAIZ
+from course import RAIZ
 
 BUENA = (Path(__file__).parent / "catalogo" / "correcto_try_except.py").read_text(encoding="utf-8")
 

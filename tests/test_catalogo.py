@@ -27,12 +27,10 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
+from course import CUADERNO, RAIZ, TAREA
 from course.entregas import escribir_entrega, soluciones
 
-RAIZ = Path(__file__).resolve().parent.parent
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
-TAREA = "errores-como-observaciones"
-CUADERNO = TAREA + ".ipynb"
 NBGRADER = Path(sys.executable).with_name("nbgrader")
 PREGUNTAS = ["pregunta-%d" % n for n in range(1, 5)]
 ESQUELETO = ("# TU CÓDIGO AQUÍ", "raise NotImplementedError()")  # el code_stub de nbgrader_config.py

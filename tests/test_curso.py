@@ -10,9 +10,9 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from course import corregir, paquete
+from course import CUADERNO, RAIZ, TAREA, corregir, paquete
 from course.entregas import soluciones
-from cursos import CUADERNO, RAIZ, TAREA, copiar_curso, nbgrader
+from cursos import copiar_curso, nbgrader
 
 FUENTE = RAIZ / "source" / TAREA / CUADERNO
 RELEASE = RAIZ / "release" / TAREA / CUADERNO
