@@ -3,6 +3,7 @@
 import os
 
 import course
+from course import limites
 
 c = get_config()  # noqa: F821 (nbgrader la define al cargar este fichero)
 
@@ -15,12 +16,14 @@ c.CourseDirectory.root = RAIZ
 c.ClearSolutions.code_stub = {"python": "# TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "TU RESPUESTA AQUÍ"
 
-# Las celdas de esta lección tardan milésimas. El tope por celda acota un bucle sin fin del
-# estudiante al ejecutar su cuaderno; las notas no dependen de él: cada llamada a `ejecutar`
-# tiene su propio tope de segundos en el corrector.
-c.Execute.timeout = 15
+# Los topes de tiempo, todos en course/limites.py. Las celdas de esta lección tardan décimas de
+# segundo: el tope por celda acota un bucle sin fin del estudiante al ejecutar su cuaderno, que se
+# interrumpe y sigue con la celda siguiente. Las notas no dependen de él: las decide el corrector de
+# confianza, que tiene sus propios topes por llamada a `ejecutar` y por entrega.
+c.Execute.timeout = limites.CELDA
 c.Execute.interrupt_on_timeout = True
-c.Execute.startup_timeout = 120
+c.Execute.iopub_timeout = limites.INTERRUPCION
+c.Execute.startup_timeout = limites.ARRANQUE_NUCLEO
 # Sin guardar el estado de los widgets, la retroalimentación HTML muestra su copia estática.
 c.Execute.store_widget_state = False
 

@@ -16,7 +16,7 @@ from harness import (ENTORNO, FueraDelGuion, ModeloGuionizado, bucle, buscar, er
                      incumple, llamada, muestra, resultado, texto)
 from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
 
-SEGUNDOS = 3  # para una llamada a ejecutar; las del curso tardan milésimas
+from course.limites import ALARMA as SEGUNDOS  # tope de una llamada a ejecutar (course/limites.py)
 CLAVES = {"type", "tool_use_id", "content", "is_error"}
 
 

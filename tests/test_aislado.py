@@ -4,12 +4,14 @@ from pathlib import Path
 
 import pytest
 
+from course import limites
 from course.aislado import servidor
-from course.aislado.cliente import CodigoAislado, Opaco
+from course.aislado.cliente import CodigoAislado, Opaco, en_segundos
 from course.calificacion import COMPROBACIONES, Suspenso, comprobar
 from harness import ENTORNO, llamada
 
 from course import RAIZ
+from course.entregas import leer_ejemplo
 
 BUENA = (Path(__file__).parent / "catalogo" / "correcto_try_except.py").read_text(encoding="utf-8")
 
@@ -100,7 +102,40 @@ def ejecutar(llamada, entorno):
 '''
     fallos = _suspensos(codigo)
     assert set(fallos) == {"excepciones"}
-    assert "no ha terminado en 3 segundos" in fallos["excepciones"]
+    assert "no ha terminado en %s con la llamada x1" % en_segundos(limites.LLAMADA) in fallos["excepciones"]
+
+
+def test_una_respuesta_que_ya_se_ha_pasado_de_tiempo_no_se_vuelve_a_pagar_entera():
+    # La de Elena (course/ejemplos): repite la llamada mientras falle; con un fichero que no existe, no acaba.
+    codigo = leer_ejemplo(RAIZ / "course" / "ejemplos" / "elena.toml")["respuestas"]["ejecutar"]
+    fallos = _suspensos(codigo)
+    # La primera que no acaba tiene el tope entero; las siguientes, el reducido, y lo dicen.
+    assert set(fallos) == {"salmorejo", "excepciones", "una-vez", "guiones"}, fallos
+    assert "no ha terminado en %s con la llamada t2" % en_segundos(limites.LLAMADA) in fallos["salmorejo"]
+    for nombre in ("excepciones", "una-vez", "guiones"):
+        assert "no ha terminado en %s" % en_segundos(limites.LLAMADA_AGOTADA) in fallos[nombre], fallos[nombre]
+        assert "esta vez ha tenido menos" in fallos[nombre]
+
+
+def test_las_comprobaciones_de_una_entrega_tienen_un_tiempo_para_todas():
+    # Cada llamada tarda menos que su tope, pero todas juntas no caben en el tiempo de la entrega.
+    codigo = "import time\n" + BUENA + '''
+_ejecutar_bien = ejecutar
+def ejecutar(llamada, entorno):
+    time.sleep(0.4)
+    return _ejecutar_bien(llamada, entorno)
+'''
+    fallos = {}
+    with CodigoAislado(codigo, tiempo=2) as aislado:
+        aislado.cargar()
+        for nombre in COMPROBACIONES:
+            try:
+                comprobar(nombre, aislado.ejecutar)
+            except Suspenso as s:
+                fallos[nombre] = str(s)
+    assert "salmorejo" in fallos and "Era lo que quedaba del tiempo" in fallos["salmorejo"], fallos
+    for nombre in set(COMPROBACIONES) - {"salmorejo"}:
+        assert "Se ha acabado el tiempo de las comprobaciones de tu entrega (2 segundos" in fallos[nombre], fallos
 
 
 def test_las_operaciones_del_entorno_las_cuenta_el_corrector():

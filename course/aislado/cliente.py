@@ -14,13 +14,14 @@ import sys
 import time
 from pathlib import Path
 
+from course import limites
 from course.calificacion import Suspenso
+from harness import muestra
 
 from . import jaula
 from .servidor import codificar, de_excepcion, decodificar
 
 SERVIDOR = Path(__file__).resolve().parent / "servidor.py"
-ARRANQUE = 10  # segundos para cargar la respuesta en la jaula
 
 
 class Lanzada(Exception):
@@ -56,14 +57,28 @@ def _dato(d):
     return decodificar(d)
 
 
-class CodigoAislado:
-    """El código de una respuesta, cargado en una jaula que se vuelve a arrancar si muere o se cuelga."""
+def en_segundos(x):
+    """Unos segundos como se escriben en español, con una décima como mucho: «1 segundo», «0,5 segundos»."""
+    x = round(x, 1)
+    return "1 segundo" if x == 1 else "%s segundos" % ("%g" % x).replace(".", ",")
 
-    def __init__(self, codigo):
+
+class CodigoAislado:
+    """El código de una respuesta, cargado en una jaula que se vuelve a arrancar si muere o se cuelga.
+
+    El tiempo, con los topes de course/limites.py: cada llamada tiene el suyo, más corto en cuanto una
+    se ha quedado sin tiempo (una respuesta que no termina no se vuelve a pagar entera), y todas las de
+    la entrega juntas tienen `tiempo` segundos como mucho, contados desde la primera orden.
+    """
+
+    def __init__(self, codigo, tiempo=limites.COMPROBACIONES):
         self.codigo = codigo
         self.proceso = None
         self.cargado = False
         self.error_al_cargar = None  # por qué no se puede cargar la respuesta, si no se puede
+        self.tiempo = tiempo
+        self._fin = None             # cuándo se acaba el tiempo de la entrega (se fija con la primera orden)
+        self.agotada = False         # si alguna llamada a ejecutar se ha quedado ya sin tiempo
 
     def __enter__(self):
         return self
@@ -84,6 +99,13 @@ class CodigoAislado:
         self.proceso = subprocess.Popen(orden, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL)
         self.cargado, self._pendiente = False, b""
+        # Lo que tarda en arrancar es cosa de la máquina: su propio tope, aparte del de la respuesta.
+        try:
+            self._recibe(time.monotonic() + limites.ARRANQUE_JAULA)
+        except TimeoutError:
+            self.cerrar()
+            raise Suspenso("La jaula del corrector no ha arrancado en %d segundos: la máquina va muy cargada. "
+                           "Avisa a tu profesor." % limites.ARRANQUE_JAULA) from None
 
     def _envia(self, mensaje):
         try:
@@ -155,34 +177,61 @@ class CodigoAislado:
             self.cerrar()
             self._arrancar()
 
+    def _tope(self, segundos):
+        """`segundos`, o lo que quede del tiempo de la entrega si es menos. Si no queda nada, Suspenso."""
+        if self._fin is None:
+            self._fin = time.monotonic() + self.tiempo
+        queda = self._fin - time.monotonic()
+        if queda <= 0:
+            raise Suspenso("Se ha acabado el tiempo de las comprobaciones de tu entrega (%s entre todas) "
+                           "y esta ya no se ha hecho. ¿Tarda mucho tu ejecutar en cada llamada?"
+                           % en_segundos(self.tiempo))
+        return min(segundos, queda)
+
     def cargar(self):
         """Carga la respuesta en la jaula (una vez por jaula); devuelve por qué no se puede cargar, o None."""
-        if self.error_al_cargar is None:
-            self._listo()
-            if not self.cargado:
-                try:
-                    respuesta = self._pide({"cargar": self.codigo}, ARRANQUE)
-                except TimeoutError:
-                    self.error_al_cargar = "no termina en %d segundos" % ARRANQUE
-                except Suspenso as s:
-                    self.error_al_cargar = str(s)
-                except Exception as e:  # lo que sea: esa respuesta no se carga, y las demás se corrigen
-                    self.error_al_cargar = "el corrector no ha podido cargarla (%s: %s)" % (type(e).__name__, e)
-                else:
-                    if "excepcion" in respuesta:
-                        self.error_al_cargar = "%(tipo)s: %(texto)s" % respuesta["excepcion"]
-                    self.cargado = True
+        if self.error_al_cargar is None and not (self.cargado and self.proceso is not None
+                                                 and self.proceso.poll() is None):
+            try:
+                self._listo()
+                tope = self._tope(limites.CARGA)
+                respuesta = self._pide({"cargar": self.codigo}, tope)
+            except TimeoutError:
+                self.error_al_cargar = "no termina en %s" % en_segundos(tope)
+            except Suspenso as s:
+                self.error_al_cargar = str(s)
+            except Exception as e:  # lo que sea: esa respuesta no se carga, y las demás se corrigen
+                self.error_al_cargar = "el corrector no ha podido cargarla (%s: %s)" % (type(e).__name__, e)
+            else:
+                if "excepcion" in respuesta:
+                    self.error_al_cargar = "%(tipo)s: %(texto)s" % respuesta["excepcion"]
+                self.cargado = True
         return self.error_al_cargar
 
     def ejecutar(self, llamada, entorno):
         """El `ejecutar` del estudiante, visto desde aquí. Lo que lance llega como `Lanzada`."""
+        pedido = limites.LLAMADA_AGOTADA if self.agotada else limites.LLAMADA
+        tope = self._tope(pedido)  # sin tiempo para la entrega, ni se carga de nuevo
         if self.cargar() is not None:
             raise Suspenso("Tu celda de respuesta da error al ejecutarse: %s" % self.error_al_cargar)
+        tope = self._tope(pedido)
         try:
-            respuesta = self._pide({"llamada": codificar(llamada)}, jaula.SEGUNDOS_POR_LLAMADA, entorno)
+            respuesta = self._pide({"llamada": codificar(llamada)}, tope, entorno)
         except TimeoutError:
-            raise Suspenso("ejecutar no ha terminado en %d segundos. ¿Hay un bucle que repite la llamada? "
-                           "La función se llama una vez como mucho." % jaula.SEGUNDOS_POR_LLAMADA) from None
+            if tope < pedido:
+                porque = " Era lo que quedaba del tiempo de las comprobaciones de tu entrega."
+            elif self.agotada:
+                porque = " Como ya se había quedado sin tiempo con otra llamada, esta vez ha tenido menos."
+            else:
+                porque = ""
+            self.agotada = True
+            raise Suspenso("ejecutar no ha terminado en %s con la llamada %s.%s\n"
+                           "¿Hay un bucle que repite la llamada? La función se llama una vez como mucho."
+                           % (en_segundos(tope), muestra(llamada), porque)) from None
+        except BaseException as e:
+            if not isinstance(e, Exception):  # la alarma de respaldo de calificacion.py, o una interrupción
+                self.agotada = True
+            raise
         if "falta" in respuesta:
             raise Suspenso("No encuentro tu función ejecutar. ¿Ha dado error la celda de tu respuesta?")
         if "excepcion" in respuesta:
@@ -192,10 +241,11 @@ class CodigoAislado:
     def valor(self, codigo, nombre):
         """El valor de `nombre` tras ejecutar `codigo` (una celda de respuesta) en la jaula."""
         self._listo()
+        tope = self._tope(limites.LLAMADA)
         try:
-            respuesta = self._pide({"valor": codigo, "nombre": nombre}, jaula.SEGUNDOS_POR_LLAMADA)
+            respuesta = self._pide({"valor": codigo, "nombre": nombre}, tope)
         except TimeoutError:
-            raise Suspenso("La celda de tu respuesta no termina en %d segundos." % jaula.SEGUNDOS_POR_LLAMADA) from None
+            raise Suspenso("La celda de tu respuesta no termina en %s." % en_segundos(tope)) from None
         if "falta" in respuesta:
             raise Suspenso("Tu celda de respuesta no define %s." % nombre)
         if "excepcion" in respuesta:

@@ -2,6 +2,9 @@
 
 - `EjecutarEnJaula` sustituye al Execute de nbgrader: el cuaderno del estudiante corre en un
   núcleo dentro de una jaula, y si el núcleo muere o se cuelga, la entrega sigue corrigiéndose.
+  Las celdas `ejecutar-*` y `pregunta-*` no se le mandan nunca; cada celda tiene su tope de
+  tiempo y el cuaderno entero otro (course/limites.py); una celda que se pasa se interrumpe
+  con un mensaje al núcleo, dentro de la jaula, y lo dice en español en su salida.
 - `VeredictosDeConfianza`, justo antes de guardar las notas, decide cada celda `ejecutar-*` y
   `pregunta-*` fuera de ese núcleo y escribe el veredicto como su salida. Lo que el código del
   estudiante haya hecho con esas celdas en su núcleo no cuenta.
@@ -10,27 +13,30 @@
 import contextlib
 import io
 import json
+import math
 import os
 import shutil
 import tempfile
+import time
 
 from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 
-from course import calificacion, cuestionario
+from course import calificacion, cuestionario, limites
 from course.calificacion import Suspenso
 
 from . import jaula
-from .cliente import CodigoAislado
+from .cliente import CodigoAislado, en_segundos
 
 
 class NucleoEnJaula(AsyncKernelManager):
     """Un núcleo de Python en una jaula: sin red, viendo sólo la carpeta de su cuaderno.
 
     Habla con nbgrader por sockets de fichero (transporte ipc) en una carpeta propia, porque
-    sin red no tiene ni la interfaz local.
+    sin red no tiene ni la interfaz local. Se interrumpe con un mensaje (`interrupt_request`), no
+    con una señal: la señal le llegaría a bubblewrap, que moriría con el núcleo dentro.
     """
 
     def __init__(self, **kwargs):
@@ -49,10 +55,23 @@ class NucleoEnJaula(AsyncKernelManager):
         _copiar_ficheros(carpeta, copia)
         return jaula.orden(orden, escribibles=[self._privada, (copia, carpeta)], carpeta=carpeta), kw
 
+    @property
+    def kernel_spec(self):
+        spec = super().kernel_spec
+        if spec is not None:
+            # El núcleo (ipykernel) atiende el mensaje en su hilo de control y se manda SIGINT a sí
+            # mismo, ya dentro de la jaula: la celda recibe KeyboardInterrupt y el núcleo sigue vivo.
+            spec.interrupt_mode = "message"
+        return spec
+
     async def _async_cleanup_resources(self, restart=False):
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
             shutil.rmtree(self._privada, ignore_errors=True)
+
+    # AsyncKernelManager ata `cleanup_resources` a la función de su clase base, no a la de arriba; nbclient
+    # lo llama así cuando el núcleo ya ha muerto, y sin esto la carpeta privada se quedaría en /tmp.
+    cleanup_resources = _async_cleanup_resources
 
 
 def _copiar_ficheros(origen, destino):
@@ -72,14 +91,50 @@ class EjecutarEnJaula(Execute):
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("kernel_manager_class", NucleoEnJaula)
+        # Lo que se tira al acabar no necesita un cierre amable: esperarlo costaría segundos con un núcleo colgado.
+        kwargs.setdefault("shutdown_kernel", "immediate")
         super().__init__(*args, **kwargs)
         self._salida_por_celda = {}
 
-    async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
-        # Las celdas que decide el corrector de confianza no se ejecutan aquí: su salida se reescribe.
+    def reset_execution_trackers(self):
+        # nbconvert la llama al empezar cada cuaderno: cada entrega empieza con su tiempo entero.
+        super().reset_execution_trackers()
+        self._fin_del_cuaderno = None  # cuándo se acaba el tiempo del cuaderno (se fija al empezar su primera celda)
+        self._sin_nucleo = None        # por qué ya no se manda ninguna celda más al núcleo, si es así
+
+    def preprocess_cell(self, cell, resources, index):
+        # Se sustituye esta, y no async_execute_cell: nbclient ata execute_cell a su propia versión asíncrona.
+        if cell.cell_type != "code" or not cell.source.strip():
+            return cell, resources
         if _decide_el_corrector(cell):
-            return cell
-        return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+            return cell, resources  # no llega al núcleo: su salida la escribe VeredictosDeConfianza
+        if self._fin_del_cuaderno is None:
+            self._fin_del_cuaderno = time.monotonic() + limites.CUADERNO
+        queda = self._fin_del_cuaderno - time.monotonic()
+        if self._sin_nucleo is None and queda <= 0:
+            self._sin_nucleo = ("se ha acabado el tiempo del cuaderno (%s entre todas sus celdas)"
+                                % en_segundos(limites.CUADERNO))
+        if self._sin_nucleo is not None:
+            cell.outputs = [_aviso("(sin ejecutar: %s)" % self._sin_nucleo)]
+            return cell, resources
+        self.timeout = min(limites.CELDA, max(1, math.ceil(queda)))
+        motivo = (("Esta celda no ha terminado en %s y se ha interrumpido. Las celdas de esta lección "
+                   "tardan décimas de segundo: ¿hay un bucle que no acaba?" % en_segundos(limites.CELDA))
+                  if self.timeout == limites.CELDA else
+                  ("Se ha acabado el tiempo del cuaderno (%s entre todas sus celdas) y esta celda se ha "
+                   "interrumpido." % en_segundos(limites.CUADERNO)))
+        # Pasado el tope, nbclient interrumpe y no espera la respuesta de la celda: toma esta, que nbgrader
+        # añade a su salida (tras el KeyboardInterrupt que la ha parado, si ha llegado).
+        self.error_on_timeout = _tiempo_agotado(motivo)
+        try:
+            return super().preprocess_cell(cell, resources, index)
+        except CellTimeoutError:
+            # Interrumpida, no se ha parado (se traga KeyboardInterrupt): el núcleo ya no sirve.
+            self._sin_nucleo = "una celda anterior no se ha parado ni al interrumpirla"
+            cell.outputs.append(new_output("error", **_tiempo_agotado(
+                motivo + " No se ha parado ni al interrumpirla (¿captura KeyboardInterrupt o BaseException?), "
+                         "así que el resto del cuaderno no se ejecuta.")))
+            return cell, resources
 
     def output(self, outs, msg, display_id, cell_index):
         # Una celda que inunda su salida no debe llenar la memoria de nbgrader: se corta al llegar.
@@ -106,6 +161,15 @@ class EjecutarEnJaula(Execute):
                     celda.outputs = [new_output("stream", name="stdout",
                                                 text="(sin ejecutar: %s)\n" % motivo)]
             return nb, resources
+
+
+def _aviso(texto):
+    return new_output("stream", name="stdout", text=texto + "\n")
+
+
+def _tiempo_agotado(motivo):
+    """El error, en español, de una celda que se ha pasado de tiempo."""
+    return {"ename": "TiempoAgotado", "evalue": motivo, "traceback": ["\x1b[0;31m⏱ Tiempo agotado:\x1b[0m " + motivo]}
 
 
 def _grade_id(celda):

@@ -6,11 +6,11 @@ import sys
 from pathlib import Path
 
 import harness
+from course import limites
 
 MEMORIA = 2 * 1024 ** 3     # bytes de memoria virtual, para todo lo que corra en la jaula
-CPU = 120                   # segundos de CPU, para todo lo que corra en la jaula
+CPU = limites.CPU           # segundos de CPU, para todo lo que corra en la jaula
 FICHEROS = 64 * 1024 ** 2   # tamaño máximo de un fichero que escriba
-SEGUNDOS_POR_LLAMADA = 6    # respaldo del tope de calificacion.SEGUNDOS, por si la alarma no llega
 MAXIMO_RESPUESTA = 2_000_000  # bytes de una línea que mande la jaula
 
 

@@ -143,6 +143,8 @@ def main():
     sys.stdout = sys.stderr = open(os.devnull, "w")
     sys.setrecursionlimit(3000)
     espacio = None
+    import harness.salmorejo  # noqa: F401 (cargado ya, el tope de la carga de una respuesta es solo para ella)
+    canal.enviar({"listo": True})
     while True:
         orden = canal.recibir()
         try:
