@@ -13,7 +13,6 @@
 import contextlib
 import io
 import json
-import math
 import os
 import shutil
 import tempfile
@@ -95,6 +94,7 @@ class EjecutarEnJaula(Execute):
         kwargs.setdefault("shutdown_kernel", "immediate")
         super().__init__(*args, **kwargs)
         self._salida_por_celda = {}
+        self.timeout_func = lambda celda: self._tope  # el tope de cada celda lo fija preprocess_cell
 
     def reset_execution_trackers(self):
         # nbconvert la llama al empezar cada cuaderno: cada entrega empieza con su tiempo entero.
@@ -117,10 +117,10 @@ class EjecutarEnJaula(Execute):
         if self._sin_nucleo is not None:
             cell.outputs = [_aviso("(sin ejecutar: %s)" % self._sin_nucleo)]
             return cell, resources
-        self.timeout = min(limites.CELDA, max(1, math.ceil(queda)))
+        self._tope = min(self.timeout, queda)  # self.timeout es limites.CELDA, por nbgrader_config.py
         motivo = (("Esta celda no ha terminado en %s y se ha interrumpido. Las celdas de esta lección "
-                   "tardan décimas de segundo: ¿hay un bucle que no acaba?" % en_segundos(limites.CELDA))
-                  if self.timeout == limites.CELDA else
+                   "tardan décimas de segundo: ¿hay un bucle que no acaba?" % en_segundos(self.timeout))
+                  if self._tope == self.timeout else
                   ("Se ha acabado el tiempo del cuaderno (%s entre todas sus celdas) y esta celda se ha "
                    "interrumpido." % en_segundos(limites.CUADERNO)))
         # Pasado el tope, nbclient interrumpe y no espera la respuesta de la celda: toma esta, que nbgrader

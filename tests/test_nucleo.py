@@ -1,0 +1,185 @@
+"""El núcleo enjaulado en una corrección de verdad: qué le llega, cómo se interrumpe y qué deja.
+
+Un curso temporal, cuatro entregas con el cuestionario y `ejecutar` bien contestados, y un solo
+`nbgrader autograde` con la configuración del curso, más `--debug` para el núcleo: ipykernel anota
+entonces en su stderr, que es el de nbgrader, el contenido de cada mensaje que recibe antes de
+atenderlo. Así se ve desde fuera qué código le ha llegado al núcleo, no qué salidas hay.
+
+- `honesta`: el cuaderno tal cual.
+- `bucle`: una celda añadida tras la respuesta con un bucle sin fin; la interrupción la para.
+- `sin_interrupcion`: una celda añadida que ignora SIGINT y no acaba; el núcleo se da por perdido.
+- `dormilona`: muchas celdas añadidas que duermen casi el tope de una celda cada una.
+"""
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell
+from nbgrader.api import Gradebook
+
+from course import CUADERNO, RAIZ, TAREA, limites
+from course.aislado.cliente import en_segundos
+from course.entregas import escribir_entrega, soluciones
+from cursos import copiar_curso
+
+BUCLE = "# Una celda mía para probar: no acaba nunca.\nwhile True:\n    pass\n"
+SIN_INTERRUPCION = ("# No acaba, y no deja que la interrumpan.\nimport signal\n"
+                    "signal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n")
+DORMILONA = "import time\ntime.sleep(%r)\n" % (limites.CELDA * 0.9)
+CELDAS_AÑADIDAS = {"honesta": [], "bucle": [BUCLE], "sin_interrupcion": [SIN_INTERRUPCION],
+                   "dormilona": [DORMILONA] * (int(limites.CUADERNO / (limites.CELDA * 0.9)) + 2)}
+
+
+def _grade_id(celda):
+    return celda.metadata.get("nbgrader", {}).get("grade_id", "")
+
+
+def _del_corrector(celda):
+    return _grade_id(celda).startswith(("ejecutar-", "pregunta-")) and celda.metadata["nbgrader"].get("grade")
+
+
+def _recibido(registro):
+    """El código de cada execute_request que ha anotado un núcleo (ipykernel --debug), en orden."""
+    return [ast.literal_eval(m) for m in re.findall(r"Content: \{'code': ('(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")",
+                                                    registro)]
+
+
+def _procesos_con(texto):
+    """Los procesos de la máquina cuya línea de órdenes contiene `texto`."""
+    encontrados = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            orden = Path("/proc", pid, "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if texto in orden:
+            encontrados.append((pid, orden[:200]))
+    return encontrados
+
+
+@pytest.fixture(scope="module")
+def corregido(tmp_path_factory):
+    curso = copiar_curso(tmp_path_factory.mktemp("curso"))
+    with open(curso / "nbgrader_config.py", "a") as f:
+        f.write('\nc.EjecutarEnJaula.extra_arguments = ["--debug"]  # el núcleo anota cada mensaje que recibe\n')
+    buenas = soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))
+    release = curso / "release" / TAREA / CUADERNO
+    for estudiante, añadidas in CELDAS_AÑADIDAS.items():
+        carpeta = curso / "submitted" / estudiante / TAREA
+        escribir_entrega(release, buenas, carpeta)
+        nb = nbformat.read(carpeta / CUADERNO, as_version=4)
+        tras = next(i for i, c in enumerate(nb.cells) if _grade_id(c) == "ejecutar") + 1
+        nb.cells[tras:tras] = [new_code_cell(fuente) for fuente in añadidas]
+        nbformat.write(nb, carpeta / CUADERNO)
+    # Las carpetas de los núcleos van a un /tmp propio (corto: ahí están los sockets), para contarlas aunque
+    # otras correcciones de la máquina tengan las suyas.
+    temporal = tempfile.mkdtemp(prefix="nucleos-")
+    entorno = dict(os.environ, TMPDIR=temporal, PATH=os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]]))
+    try:
+        pasos = {}
+        for orden in (["generate_assignment", TAREA, "--force"], ["autograde", TAREA, "--force"],
+                      ["generate_feedback", TAREA, "--force"]):
+            pasos[orden[0]] = subprocess.run([sys.executable, "-m", "nbgrader", *orden], cwd=curso, env=entorno,
+                                             capture_output=True, text=True, timeout=900)
+            assert pasos[orden[0]].returncode == 0, pasos[orden[0]].stderr[-5000:]
+        restos = os.listdir(temporal)
+        procesos = _procesos_con(temporal)
+    finally:
+        shutil.rmtree(temporal, ignore_errors=True)
+    with Gradebook("sqlite:///%s" % (curso / "gradebook.db")) as gb:
+        notas = {e: gb.find_submission(TAREA, e).score for e in CELDAS_AÑADIDAS}
+        maximo = gb.find_assignment(TAREA).max_score
+    autograded = {e: nbformat.read(curso / "autograded" / e / TAREA / CUADERNO, as_version=4) for e in CELDAS_AÑADIDAS}
+    retro = {e: (curso / "feedback" / e / TAREA / CUADERNO.replace(".ipynb", ".html")).read_text(encoding="utf-8")
+             for e in CELDAS_AÑADIDAS}
+    return {"registro": pasos["autograde"].stderr, "restos": restos, "procesos": procesos, "notas": notas,
+            "maximo": maximo, "autograded": autograded, "retro": retro}
+
+
+def _celda(nb, fuente):
+    return next(c for c in nb.cells if c.source == fuente)
+
+
+def _errores(celda):
+    return [o for o in celda.outputs if o.output_type == "error"]
+
+
+# 1. Lo que decide el corrector de confianza no llega nunca al núcleo del estudiante.
+
+def test_las_celdas_del_corrector_no_llegan_al_nucleo(corregido):
+    recibido = _recibido(corregido["registro"])
+    nb = corregido["autograded"]["honesta"]
+    del_corrector = [c for c in nb.cells if c.cell_type == "code" and _del_corrector(c)]
+    del_estudiante = [c for c in nb.cells if c.cell_type == "code" and c.source.strip() and not _del_corrector(c)]
+    assert len(del_corrector) == 11 and del_estudiante
+    # El registro funciona: cada una de las demás celdas del cuaderno le ha llegado, tal cual.
+    faltan = [c.source[:60] for c in del_estudiante if c.source not in recibido]
+    assert not faltan, faltan
+    # Y de las pruebas, nada: ni la celda entera ni sus llamadas, en ninguno de los cuatro núcleos.
+    assert not [c.source[:60] for c in del_corrector if c.source in recibido]
+    assert not [codigo[:80] for codigo in recibido if "comprobar(" in codigo or "corregir(" in codigo]
+
+
+def test_las_celdas_del_corrector_tienen_su_veredicto(corregido):
+    for estudiante, nota in corregido["notas"].items():
+        assert nota == corregido["maximo"], (estudiante, nota)
+    nb = corregido["autograded"]["honesta"]
+    for celda in filter(_del_corrector, nb.cells):
+        # Una sola salida, la del veredicto: nada que venga del núcleo.
+        assert [o.output_type for o in celda.outputs] == ["stream"] and celda.outputs[0].text.strip(), celda.source[:60]
+
+
+# 2. Una interrupción llega al núcleo dentro de la jaula, y no queda nada de él.
+
+def test_la_interrupcion_llega_al_nucleo_y_este_sigue(corregido):
+    nb = corregido["autograded"]["bucle"]
+    errores = _errores(_celda(nb, BUCLE))
+    # KeyboardInterrupt lo lanza el núcleo al recibir la interrupción; después, el motivo en español.
+    assert [e.ename for e in errores] == ["KeyboardInterrupt", "TiempoAgotado"], errores
+    assert "no ha terminado en %s y se ha interrumpido" % en_segundos(limites.CELDA) in errores[1].evalue
+    # El núcleo sigue vivo y con su estado: la última celda usa el ejecutar de la respuesta y sale bien.
+    ultima = [c for c in nb.cells if c.cell_type == "code"][-1]
+    assert "ejecutar" in ultima.source and ultima.outputs and not _errores(ultima), ultima.outputs
+
+
+def test_la_retroalimentacion_dice_por_que_se_ha_interrumpido(corregido):
+    texto = re.sub(r"<[^>]+>", "", corregido["retro"]["bucle"])
+    assert "no ha terminado en %s y se ha interrumpido" % en_segundos(limites.CELDA) in texto
+    assert "KeyboardInterrupt" in texto
+
+
+def test_un_nucleo_que_no_se_deja_interrumpir_se_da_por_perdido(corregido):
+    nb = corregido["autograded"]["sin_interrupcion"]
+    errores = _errores(_celda(nb, SIN_INTERRUPCION))
+    assert errores and "No se ha parado ni al interrumpirla" in errores[-1].evalue, errores
+    ultima = [c for c in nb.cells if c.cell_type == "code"][-1]
+    assert ultima.outputs[0].text.startswith("(sin ejecutar: una celda anterior no se ha parado"), ultima.outputs
+    assert "No se ha parado ni al interrumpirla" in re.sub(r"<[^>]+>", "", corregido["retro"]["sin_interrupcion"])
+
+
+def test_no_queda_nada_de_los_nucleos(corregido):
+    assert corregido["restos"] == []
+    assert corregido["procesos"] == []
+
+
+# 3. El cuaderno entero tiene un tiempo, además de cada celda.
+
+def test_muchas_celdas_que_duermen_casi_el_tope_agotan_el_tiempo_del_cuaderno(corregido):
+    nb = corregido["autograded"]["dormilona"]
+    dormidas = [c for c in nb.cells if c.source == DORMILONA]
+    ejecutadas = [c for c in dormidas if not c.outputs]
+    cortada = [c for c in dormidas if _errores(c)]
+    sin_ejecutar = [c for c in dormidas if c.outputs and c.outputs[0].get("text", "").startswith("(sin ejecutar")]
+    # Cada una cabe en su tope; todas juntas no caben en el del cuaderno: se interrumpe una y las demás no corren.
+    assert ejecutadas and len(cortada) == 1 and sin_ejecutar, [c.outputs for c in dormidas]
+    assert len(ejecutadas) + len(cortada) + len(sin_ejecutar) == len(dormidas)
+    assert "Se ha acabado el tiempo del cuaderno" in _errores(cortada[0])[-1].evalue
+    assert "se ha acabado el tiempo del cuaderno (%s" % en_segundos(limites.CUADERNO) in sin_ejecutar[0].outputs[0].text
