@@ -211,7 +211,7 @@ class CodigoAislado:
     def ejecutar(self, llamada, entorno):
         """El `ejecutar` del estudiante, visto desde aquí. Lo que lance llega como `Lanzada`."""
         pedido = limites.LLAMADA_AGOTADA if self.agotada else limites.LLAMADA
-        tope = self._tope(pedido)  # sin tiempo para la entrega, ni se carga de nuevo
+        self._tope(pedido)  # si a la entrega no le queda tiempo, ni se vuelve a cargar la respuesta
         if self.cargar() is not None:
             raise Suspenso("Tu celda de respuesta da error al ejecutarse: %s" % self.error_al_cargar)
         tope = self._tope(pedido)
