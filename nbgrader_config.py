@@ -17,12 +17,14 @@ c.ClearSolutions.code_stub = {"python": "# TU CÓDIGO AQUÍ\nraise NotImplemente
 c.ClearSolutions.text_stub = "TU RESPUESTA AQUÍ"
 
 # Los topes de tiempo, todos en course/limites.py. Las celdas de esta lección tardan décimas de
-# segundo: el tope por celda acota un bucle sin fin del estudiante al ejecutar su cuaderno, que se
-# interrumpe y sigue con la celda siguiente. Las notas no dependen de él: las decide el corrector de
-# confianza, que tiene sus propios topes por llamada a `ejecutar` y por entrega.
-c.Execute.timeout = limites.CELDA
+# segundo: al corregir, el tope por celda acota un bucle sin fin del estudiante, que se interrumpe y
+# sigue con la celda siguiente. Las notas no dependen de él: las decide el corrector de confianza,
+# que tiene sus propios topes por llamada a `ejecutar` y por entrega. Validate, en el ordenador del
+# estudiante, usa el Execute de nbgrader con un tope holgado.
+c.Execute.timeout = limites.VALIDAR
+c.EjecutarEnJaula.timeout = limites.CELDA
 c.Execute.interrupt_on_timeout = True
-c.Execute.iopub_timeout = limites.INTERRUPCION
+c.EjecutarEnJaula.iopub_timeout = limites.INTERRUPCION
 c.Execute.startup_timeout = limites.ARRANQUE_NUCLEO
 # Sin guardar el estado de los widgets, la retroalimentación HTML muestra su copia estática.
 c.Execute.store_widget_state = False

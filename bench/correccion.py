@@ -41,6 +41,8 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.SaveAutoGrades", "nbgrader.preprocessors.AssignLatePenalties",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+c.Execute.timeout = limites.CELDA  # el mismo tope por celda que la corrección del curso
+c.Execute.iopub_timeout = limites.INTERRUPCION
 """
 EMPIEZA = re.compile(r"^(\d+\.\d+) Creating/updating student with ID '([^']+)'", re.M)
 

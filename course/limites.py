@@ -9,6 +9,7 @@ nbgrader_config.py, course/aislado y course/calificacion.py los leen de aquí.
 # Tiempo de reloj, en segundos.
 CELDA = 1                   # una celda del cuaderno en el núcleo enjaulado; pasado, se interrumpe (entero: nbgrader)
 INTERRUPCION = 2            # lo que se espera a que una celda interrumpida se pare antes de dar el núcleo por perdido
+VALIDAR = 15                # una celda al pulsar Validate (nbgrader validate, sin jaula): no es la corrección
 CUADERNO = 10               # todas las celdas de un cuaderno juntas en el núcleo; agotado, las demás no se ejecutan
 ARRANQUE_NUCLEO = 120       # lo que puede tardar en arrancar el núcleo enjaulado (es la máquina, no el estudiante)
 ARRANQUE_JAULA = 30         # lo que puede tardar en arrancar el proceso del corrector en su jaula (ídem)
