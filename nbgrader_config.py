@@ -3,6 +3,7 @@
 import os
 
 import course
+from course.aislado import entrada
 
 c = get_config()  # noqa: F821 (nbgrader la define al cargar este fichero)
 
@@ -23,6 +24,19 @@ c.Execute.interrupt_on_timeout = True
 c.Execute.startup_timeout = 120
 # Sin guardar el estado de los widgets, la retroalimentación HTML muestra su copia estática.
 c.Execute.store_widget_state = False
+
+# Cada entrega se lee con cuidado y se rehace sobre el cuaderno de release (course/aislado/entrada.py):
+# de ella sólo cuenta el código de sus celdas de respuesta, y una entrega rara (celdas duplicadas,
+# movidas o sin marcas, metadatos desconocidos, un JSON roto, un enlace, una carpeta con un nombre
+# imposible) sólo cambia su propia nota: las demás se corrigen igual.
+entrada.instalar()
+c.Autograde.exporter_class = "course.aislado.entrada.LectorDeEntregas"
+c.Autograde.sanitize_preprocessors = [
+    "course.aislado.entrada.SanearEntrega",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "nbgrader.preprocessors.OverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
 
 # La corrección que el código del estudiante no alcanza (course/aislado): su cuaderno corre en
 # un núcleo enjaulado, y cada celda ejecutar-* y pregunta-* la decide, fuera de ese núcleo, el
