@@ -55,3 +55,8 @@ c.Autograde.autograde_preprocessors = [
 # La retroalimentación, con los rótulos en español: course/plantillas/retroalimentacion.
 c.HTMLExporter.template_name = "retroalimentacion"
 c.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.dirname(course.__file__), "plantillas")]
+# Nada de una entrega se ejecuta en el navegador de quien abre la retroalimentación: sin salidas
+# JavaScript ni vistas de widgets, y el HTML del markdown y de las salidas limpio (nh3), bajo una
+# política de seguridad que no deja correr ningún script (course/aislado/retroalimentacion.py).
+c.HTMLExporter.sanitize_html = True
+c.HTMLExporter.filters = {"clean_html": "course.aislado.retroalimentacion.limpiar_html"}
