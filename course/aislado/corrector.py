@@ -33,9 +33,12 @@ class NucleoEnJaula(AsyncKernelManager):
     sin red no tiene ni la interfaz local.
     """
 
+    creadas = []  # las carpetas privadas de los núcleos de este proceso que aún no se han borrado
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._privada = tempfile.mkdtemp(prefix="nucleo-")
+        NucleoEnJaula.creadas.append(self._privada)
         self.transport = "ipc"
         self.connection_file = os.path.join(self._privada, "conexion.json")
         self.ip = os.path.join(self._privada, "k")
@@ -112,6 +115,15 @@ class EjecutarEnJaula(Execute):
 
     def preprocess(self, nb, resources=None, km=None):
         self._salida_por_celda, self._salida_total = {}, 0
+        try:
+            return self._preprocesar(nb, resources, km)
+        finally:
+            # Un núcleo que muere o no contesta no siempre pasa por su limpieza: lo de sus carpetas
+            # privadas se borra aquí, al acabar cada cuaderno, pase lo que pase.
+            while NucleoEnJaula.creadas:
+                jaula.borrar(NucleoEnJaula.creadas.pop())
+
+    def _preprocesar(self, nb, resources, km):
         try:
             return super().preprocess(nb, resources, km=km)
         except jaula.FaltaBubblewrap:
