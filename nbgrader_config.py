@@ -26,9 +26,9 @@ c.Execute.startup_timeout = 120
 c.Execute.store_widget_state = False
 
 # Cada entrega se lee con cuidado y se rehace sobre el cuaderno de release (course/aislado/entrada.py):
-# de ella sólo cuenta el código de sus celdas de respuesta, y una entrega rara (celdas duplicadas,
+# de ella solo cuenta el código de sus celdas de respuesta, y una entrega rara (celdas duplicadas,
 # movidas o sin marcas, metadatos desconocidos, un JSON roto, un enlace, una carpeta con un nombre
-# imposible) sólo cambia su propia nota: las demás se corrigen igual.
+# imposible) solo cambia su propia nota: las demás se corrigen igual.
 entrada.instalar()
 c.Autograde.exporter_class = "course.aislado.entrada.LectorDeEntregas"
 c.Autograde.sanitize_preprocessors = [

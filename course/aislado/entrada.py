@@ -7,7 +7,7 @@ parar la corrección de toda la clase (una celda duplicada, jupyter/nbgrader#108
 - `LectorDeEntregas` lee el `.ipynb` sin seguir enlaces, sin abrir nada que no sea un fichero
   normal y con un tope de tamaño; si no se puede leer, la entrega sigue como un cuaderno vacío con
   el motivo anotado.
-- `SanearEntrega` rehace el cuaderno a partir del de release (el que recibió el estudiante): sólo
+- `SanearEntrega` rehace el cuaderno a partir del de release (el que recibió el estudiante): solo
   se toma de la entrega el código de cada celda de respuesta, buscada por su `grade_id`. Nada más
   de la entrega (metadatos, salidas, celdas añadidas, orden) llega a la corrección. Lo que se ha
   tenido que decidir (una respuesta duplicada, movida, convertida en texto, perdida) se le dice al
@@ -108,7 +108,7 @@ class LectorDeEntregas(NotebookExporter):
 
 
 def _es_de_la_correccion(ruta, config):
-    """Si `ruta` está en autograded/, donde sólo escribe la corrección."""
+    """Si `ruta` está en autograded/, donde solo escribe la corrección."""
     curso = CourseDirectory(config=config)
     autograded = os.path.abspath(os.path.join(curso.root, curso.autograded_directory))
     return os.path.abspath(ruta).startswith(autograded + os.sep)
@@ -159,7 +159,7 @@ def elegir_respuesta(celdas, grade_id, esqueleto):
 
 
 class SanearEntrega(NbGraderPreprocessor):
-    """Rehace la entrega sobre el cuaderno de release: de la entrega sólo cuenta el código de sus respuestas."""
+    """Rehace la entrega sobre el cuaderno de release: de la entrega solo cuenta el código de sus respuestas."""
 
     def preprocess(self, nb, resources):
         datos = resources["nbgrader"]
@@ -246,7 +246,7 @@ def instalar():
 
     def init_assignment(self, assignment_id, student_id):
         if isinstance(self, Autograde):
-            return  # la parte de BaseConverter sólo copia los demás ficheros de la entrega
+            return  # la parte de BaseConverter solo copia los demás ficheros de la entrega
         return preparar(self, assignment_id, student_id)
 
     Autograde.init_notebooks = init_notebooks

@@ -20,7 +20,7 @@ ESTILOS = {"color", "background-color", "font-weight", "font-style", "font-famil
 
 
 def _atributo(etiqueta, atributo, valor):
-    """Sólo las imágenes pueden traer datos en línea (data:); un enlace no."""
+    """Solo las imágenes pueden traer datos en línea (data:); un enlace no."""
     if atributo in ("href", "src") and valor.strip().lower().startswith("data:"):
         return valor if etiqueta == "img" and valor.strip().lower().startswith("data:image/") else None
     return valor
