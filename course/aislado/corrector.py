@@ -50,7 +50,7 @@ class NucleoEnJaula(AsyncKernelManager):
         carpeta = kw.get("cwd") or os.getcwd()
         # El núcleo trabaja en la carpeta de su cuaderno, pero esa carpeta es, en la jaula, un tmpfs con
         # tope: lo que escriba (enlaces, tuberías, ficheros, árboles sin fondo) no toca el disco ni llega
-        # a autograded/, y se va con la jaula. Los ficheros de la tarea se ven, de sólo lectura; los
+        # a autograded/, y se va con la jaula. Los ficheros de la tarea se ven, de solo lectura; los
         # cuadernos no (el corregido lleva las pruebas ocultas).
         return jaula.orden(orden, escribibles=[self._privada], legibles=_ficheros_de_la_tarea(carpeta),
                            carpeta=carpeta, en_memoria=carpeta), kw
