@@ -124,18 +124,20 @@ def _define(fuente, nombre):
     return re.search(r"^(def\s+%s\s*\(|%s\s*=)" % (nombre, nombre), fuente, re.M) is not None
 
 
-def elegir_respuesta(celdas, grade_id, esqueleto):
+def elegir_respuesta(celdas, grade_id, esqueleto, de_release=frozenset()):
     """(código de la respuesta `grade_id` en `celdas` normalizadas, avisos). Sin respuesta: (None, avisos).
 
     Con varias celdas de ese grade_id (copiar y pegar, «Duplicar celda»), cuenta la última que el
     estudiante ha cambiado; si ninguna tiene el grade_id (se perdió la marca), la celda de código
-    que define el nombre de la respuesta.
+    que define el nombre de la respuesta y no es una del cuaderno de release (`de_release`: sus
+    códigos), para no corregir como suyo el código que le da la lección.
     """
     avisos = []
     candidatas = [c for c in celdas if c.metadata.get("grade_id_entregado") == grade_id]
     nombre = _nombre(grade_id)
     if not candidatas and nombre:
-        candidatas = [c for c in celdas if c.tipo_entregado == "code" and _define(c.source, nombre)]
+        candidatas = [c for c in celdas if c.tipo_entregado == "code" and _define(c.source, nombre)
+                      and c.source.strip() not in de_release]
         if candidatas:
             avisos.append("La celda de tu respuesta «%s» había perdido su marca de nbgrader: se ha corregido la "
                           "celda que define `%s`." % (grade_id, nombre))
@@ -170,18 +172,18 @@ class SanearEntrega(NbGraderPreprocessor):
         avisos = ["No se ha podido leer tu cuaderno: %s. Se corrige como sin contestar." % p
                   for p in nb.metadata.get(AVISOS, [])]
         celdas = [c for c in nb.cells if "tipo_entregado" in c]
+        de_release = {c.source.strip() for c in nuevo.cells}
         usadas = set()
         for celda in nuevo.cells:
             if celda.cell_type == "code":
                 celda.outputs, celda.execution_count = [], None
             nbgrader = celda.metadata.get("nbgrader", {})
             if nbgrader.get("solution"):
-                fuente, suyos = elegir_respuesta(celdas, nbgrader["grade_id"], celda.source)
+                fuente, suyos = elegir_respuesta(celdas, nbgrader["grade_id"], celda.source, de_release)
                 avisos += suyos
                 if fuente is not None:
                     celda.source = fuente
                     usadas.add(fuente)
-        de_release = {c.source.strip() for c in nuevo.cells}
         anadidas = [c for c in celdas if c.tipo_entregado == "code" and "grade_id_entregado" not in c.metadata
                     and c.source.strip() and c.source.strip() not in de_release and c.source not in usadas]
         if anadidas:
