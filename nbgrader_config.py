@@ -4,6 +4,7 @@ import os
 
 import course
 from course import limites
+from course.aislado import entrada
 
 c = get_config()  # noqa: F821 (nbgrader la define al cargar este fichero)
 
@@ -29,6 +30,19 @@ c.Execute.startup_timeout = limites.ARRANQUE_NUCLEO
 # Sin guardar el estado de los widgets, la retroalimentación HTML muestra su copia estática.
 c.Execute.store_widget_state = False
 
+# Cada entrega se lee con cuidado y se rehace sobre el cuaderno de release (course/aislado/entrada.py):
+# de ella solo cuenta el código de sus celdas de respuesta, y una entrega rara (celdas duplicadas,
+# movidas o sin marcas, metadatos desconocidos, un JSON roto, un enlace, una carpeta con un nombre
+# imposible) solo cambia su propia nota: las demás se corrigen igual.
+entrada.instalar()
+c.Autograde.exporter_class = "course.aislado.entrada.LectorDeEntregas"
+c.Autograde.sanitize_preprocessors = [
+    "course.aislado.entrada.SanearEntrega",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "nbgrader.preprocessors.OverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+
 # La corrección que el código del estudiante no alcanza (course/aislado): su cuaderno corre en
 # un núcleo enjaulado, y cada celda ejecutar-* y pregunta-* la decide, fuera de ese núcleo, el
 # corrector de confianza, justo antes de que nbgrader guarde las notas.
@@ -46,3 +60,8 @@ c.Autograde.autograde_preprocessors = [
 # La retroalimentación, con los rótulos en español: course/plantillas/retroalimentacion.
 c.HTMLExporter.template_name = "retroalimentacion"
 c.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.dirname(course.__file__), "plantillas")]
+# Nada de una entrega se ejecuta en el navegador de quien abre la retroalimentación: sin salidas
+# JavaScript ni vistas de widgets, y el HTML del markdown y de las salidas limpio (nh3), bajo una
+# política de seguridad que no deja correr ningún script (course/aislado/retroalimentacion.py).
+c.HTMLExporter.sanitize_html = True
+c.HTMLExporter.filters = {"clean_html": "course.aislado.retroalimentacion.limpiar_html"}

@@ -1,11 +1,12 @@
 """La jaula y el corrector de confianza, con bubblewrap de verdad (sin nbgrader: eso está en test_trampas)."""
 
+import os
 from pathlib import Path
 
 import pytest
 
 from course import limites
-from course.aislado import servidor
+from course.aislado import jaula, servidor
 from course.aislado.cliente import CodigoAislado, Opaco, en_segundos
 from course.calificacion import COMPROBACIONES, Suspenso, comprobar
 from harness import ENTORNO, llamada
@@ -183,3 +184,50 @@ def test_media_linea_en_el_canal_no_cuelga_al_corrector():
     codigo = (Path(__file__).parent / "trampas" / "canal_a_medias.py").read_text(encoding="utf-8")
     with CodigoAislado(codigo) as aislado:
         assert "no termina" in aislado.cargar()
+
+
+@pytest.mark.parametrize("trampa", ["canal_sin_leer", "datos_envenenados"])
+def test_un_canal_que_no_lee_o_manda_venenos_suspende_sin_colgar_al_corrector(trampa):
+    # canal_sin_leer pide al corrector un texto enorme y no lo lee: escribir tiene plazo.
+    # datos_envenenados contesta con datos anidados sin fin, claves imposibles o millones de piezas.
+    codigo = (Path(__file__).parent / "trampas" / (trampa + ".py")).read_text(encoding="utf-8")
+    fallos = _suspensos(codigo)
+    assert set(fallos) == set(COMPROBACIONES)
+    assert all("no ha terminado" in m or "no se entiende" in m or "piezas" in m for m in fallos.values()), fallos
+
+
+def test_una_respuesta_demasiado_grande_no_se_manda_a_la_jaula():
+    with CodigoAislado(BUENA + "\n# " + "x" * (limites.CODIGO_RESPUESTA + 1) + "\n") as aislado:
+        assert "ocupa más de" in aislado.cargar()
+
+
+def test_un_arbol_de_carpetas_sin_fondo_se_borra_entero(tmp_path):
+    # Más hondo que PATH_MAX: shutil.rmtree no puede con él y, con ignore_errors, lo dejaba en silencio.
+    raiz = tmp_path / "privada"
+    raiz.mkdir()
+    fd = os.open(raiz, os.O_RDONLY)
+    try:
+        for _ in range(3000):
+            os.mkdir("d", dir_fd=fd)
+            nuevo = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = nuevo
+    finally:
+        os.close(fd)
+    assert jaula.borrar(raiz) and not raiz.exists()
+
+
+def test_la_jaula_tiene_un_tmp_con_tope():
+    codigo = """
+import os
+escrito = 0
+try:
+    for n in range(200):  # ficheros de 1 MiB: el tope de tamaño de un fichero no es el que se mide
+        with open("/tmp/relleno-%d" % n, "wb") as f:
+            f.write(b"x" * 1024 ** 2)
+        escrito += 1
+except OSError:
+    pass
+"""
+    with CodigoAislado("") as aislado:
+        assert 10 < aislado.valor(codigo, "escrito") <= limites.TMP // limites.MIB

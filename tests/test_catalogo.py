@@ -13,6 +13,7 @@ las notas del gradebook.
 """
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -20,6 +21,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import NamedTuple
 
@@ -27,8 +29,9 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from course import CUADERNO, RAIZ, TAREA
+from course import CUADERNO, RAIZ, TAREA, limites
 from course.entregas import escribir_entrega, soluciones
+from entregas_raras import raras
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
 NBGRADER = Path(sys.executable).with_name("nbgrader")
@@ -59,6 +62,8 @@ ENTREGAS = {f.stem: leer_entrega(f) for f in sorted(CATALOGO.glob("*.py"))}
 # Entregan el cuestionario sin contestar: de una trampa se espera un 0 en todo.
 TRAMPAS = {"trampa_" + f.stem: leer_entrega(f) for f in sorted((CATALOGO.parent / "trampas").glob("*.py"))}
 PUERTOS_ESPIA = range(8888, 8898)  # los que prueba tests/trampas/red.py
+# Las entregas raras a nivel de cuaderno y de carpeta (tests/trampas/entregas/), en la misma pasada.
+RARAS = raras()
 
 
 def _espia():
@@ -102,13 +107,50 @@ def _cuestionarios_cambiados(buenas):
     }
 
 
-def _nbgrader(curso, *argumentos):
+def _nbgrader(curso, *argumentos, entorno=None):
     orden = [str(NBGRADER), *argumentos, "--CourseDirectory.root=%s" % curso]
     # nbgrader lanza `alembic` por su nombre al crear el gradebook: el bin del venv tiene que estar en PATH.
-    entorno = dict(os.environ, PATH=os.pathsep.join([str(NBGRADER.parent), os.environ.get("PATH", "")]))
+    entorno = dict(entorno or os.environ, PATH=os.pathsep.join([str(NBGRADER.parent), os.environ.get("PATH", "")]))
     salida = subprocess.run(orden, cwd=curso, env=entorno, capture_output=True, text=True, timeout=1800)
     assert salida.returncode == 0, "nbgrader %s ha fallado:\n%s\n%s" % (
         " ".join(argumentos), salida.stdout[-3000:], salida.stderr[-5000:])
+    return salida
+
+
+def _nbgrader_medido(curso, *argumentos):
+    """nbgrader de verdad, midiendo lo que la corrección deja y gasta: memoria, disco, procesos y su salida.
+
+    Lo que se mide: el máximo de memoria residente de nbgrader y el de cualquier proceso que haya
+    lanzado (jaulas, núcleos); lo que queda en su carpeta temporal (TMPDIR) al terminar; los procesos
+    que siguen vivos con la marca que llevan en su entorno todos los que lanza.
+    """
+    tmp, marca, medidas = curso / "tmp-de-la-correccion", uuid.uuid4().hex, curso / "medidas.json"
+    tmp.mkdir()
+    envoltura = ("import atexit, json, resource, runpy, sys\n"
+                 "def medir():\n"
+                 "    json.dump({'propia': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,\n"
+                 "               'hijos': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024},\n"
+                 "              open(%r, 'w'))\n"
+                 "atexit.register(medir)\n"
+                 "sys.argv = ['nbgrader'] + sys.argv[1:]\n"
+                 "runpy.run_module('nbgrader', run_name='__main__')\n" % str(medidas))
+    entorno = dict(os.environ, TMPDIR=str(tmp), MARCA_DE_LA_CORRECCION=marca)
+    orden = [sys.executable, "-c", envoltura, *argumentos, "--CourseDirectory.root=%s" % curso]
+    entorno["PATH"] = os.pathsep.join([str(NBGRADER.parent), os.environ.get("PATH", "")])
+    salida = subprocess.run(orden, cwd=curso, env=entorno, capture_output=True, text=True, timeout=1800)
+    assert salida.returncode == 0, "nbgrader %s ha fallado:\n%s\n%s" % (
+        " ".join(argumentos), salida.stdout[-3000:], salida.stderr[-5000:])
+    vivos = []
+    for proceso in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if proceso.name.isdigit() and marca.encode() in (proceso / "environ").read_bytes():
+                vivos.append((proceso / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+    return dict(json.loads(medidas.read_text()), salida=salida.stderr, vivos=vivos,
+                en_tmp=sorted(str(p) for p in tmp.iterdir()))
+
+
+def _bytes(carpeta):
+    return sum(p.lstat().st_size for p in Path(carpeta).rglob("*") if p.is_file() and not p.is_symlink())
 
 
 def _avisa(request, linea):
@@ -153,11 +195,22 @@ def corregido(tmp_path_factory, request):
         {"respuesta-%d" % n: igual_a_todo + "respuesta_%d = _Todo('a')" % n for n in range(1, 5)},
         ejecutar=_sin_cabecera(correcto.codigo)))
     esperado["trampa_cuestionario_igual_a_todo"] = dict(correcto.esperado, **sin_contestar)
+    # Las entregas raras: la respuesta buena (o ninguna) en cuadernos y carpetas de todas las formas.
+    release_json = json.loads(ruta_release.read_text(encoding="utf-8"))
+    raras, apartadas = {}, {}
+    for estudiante, rara in RARAS.items():
+        otro = rara.entregar(curso / "submitted" / estudiante / TAREA, release_json, _sin_cabecera(correcto.codigo))
+        if rara.esperado == "apartada":
+            apartadas[otro or estudiante] = rara
+            continue
+        raras[otro or estudiante] = rara
+        ceros = dict.fromkeys(correcto.esperado, 0.0)
+        esperado[otro or estudiante] = dict(correcto.esperado if rara.esperado == "todo" else ceros, **sin_contestar)
 
     espia = _espia()
     espia.settimeout(0)
     inicio = time.monotonic()
-    _nbgrader(curso, "autograde", TAREA, "--force")
+    medido = _nbgrader_medido(curso, "autograde", TAREA, "--force")
     segundos = time.monotonic() - inicio
     try:
         espia.accept()
@@ -175,8 +228,12 @@ def corregido(tmp_path_factory, request):
             notas[estudiante] = {g.name: g.score for g in gb.find_submission_notebook(TAREA, TAREA, estudiante).grades}
             envio = gb.find_submission(TAREA, estudiante)
             totales[estudiante] = (envio.score, envio.max_score)
+        apartadas_en_el_gradebook = [e for e in apartadas if e in {s.student_id for s in gb.assignment_submissions(TAREA)}]
+    feedback = _nbgrader(curso, "generate_feedback", TAREA, "--force")
     return {"curso": curso, "release": release, "esperado": esperado, "notas": notas,
-            "totales": totales, "maximos": maximos, "conexiones": conexiones}
+            "totales": totales, "maximos": maximos, "conexiones": conexiones, "medido": medido,
+            "segundos": segundos, "raras": raras, "apartadas": apartadas,
+            "apartadas_en_el_gradebook": apartadas_en_el_gradebook, "salida_feedback": feedback.stderr}
 
 
 def _salida_de_error(corregido, estudiante, celda):
@@ -345,3 +402,95 @@ def test_validate_del_estudiante_dice_lo_mismo_que_autograde(corregido, estudian
     assert not [f for f in fallos if "respuesta_" in f["source"]], "el cuestionario está contestado"
     aprobado = corregido["notas"][estudiante]["ejecutar-salmorejo"] == corregido["maximos"]["ejecutar-salmorejo"]
     assert falla_el_salmorejo != aprobado, (estudiante, fallos)
+
+
+# Entregas raras, espacio y limpieza: una entrega, tenga lo que tenga, sólo cambia su propia nota
+
+def test_hay_entregas_raras_de_cada_clase():
+    assert {r.esperado for r in RARAS.values()} == {"todo", "nada", "apartada"} and len(RARAS) >= 10
+    assert all(r.descripcion for r in RARAS.values())
+
+
+def test_las_entregas_raras_honestas_sacan_los_puntos_de_su_respuesta(corregido):
+    """Una celda duplicada, movida, sin marca o convertida en texto se corrige por la respuesta que contiene."""
+    desafio = {c: m for c, m in corregido["maximos"].items() if c.startswith("ejecutar-")}
+    for estudiante, rara in corregido["raras"].items():
+        notas = {c: v for c, v in corregido["notas"][estudiante].items() if c.startswith("ejecutar-")}
+        assert notas == (desafio if rara.esperado == "todo" else dict.fromkeys(desafio, 0.0)), (estudiante, notas)
+
+
+def _avisos(corregido, estudiante):
+    cuaderno = nbformat.read(corregido["curso"] / "autograded" / estudiante / TAREA / CUADERNO, as_version=4)
+    primera = cuaderno.cells[0]
+    return primera.source if primera.cell_type == "markdown" and "Avisos del corrector" in primera.source else ""
+
+
+def test_cada_entrega_rara_lee_en_español_lo_que_se_ha_decidido(corregido):
+    for estudiante, rara in corregido["raras"].items():
+        if rara.aviso:
+            assert rara.aviso in _avisos(corregido, estudiante), (estudiante, _avisos(corregido, estudiante))
+            html = (corregido["curso"] / "feedback" / estudiante / TAREA / CUADERNO.replace(".ipynb", ".html")).read_text()
+            assert rara.aviso in html, estudiante
+    assert _avisos(corregido, "correcto_try_except") == ""
+
+
+def test_una_carpeta_apartada_lo_dice_en_la_salida_y_las_demas_se_corrigen(corregido):
+    lineas = [l for l in corregido["medido"]["salida"].splitlines() if "Entrega apartada" in l]
+    for estudiante, rara in corregido["apartadas"].items():
+        suyas = [l for l in lineas if repr(estudiante)[1:-1] in l]
+        assert len(suyas) == 1 and rara.aviso in suyas[0], (estudiante, lineas)
+    assert corregido["apartadas_en_el_gradebook"] == []
+    assert len(corregido["notas"]) == len(corregido["esperado"])  # todas las demás, con su nota
+
+
+def test_a_autograded_y_a_la_retroalimentacion_solo_llega_el_cuaderno(corregido):
+    """Ni enlaces, ni tuberías, ni copias de las soluciones, ni árboles: de la entrega sólo se lee el cuaderno."""
+    for estudiante in corregido["esperado"]:
+        for paso, nombre in (("autograded", CUADERNO), ("feedback", CUADERNO.replace(".ipynb", ".html"))):
+            carpeta = corregido["curso"] / paso / estudiante / TAREA
+            assert sorted(p.name for p in carpeta.iterdir()) == [nombre], (estudiante, paso)
+
+
+class _Etiquetas(__import__("html.parser").parser.HTMLParser):
+    """Las etiquetas de una página, con sus atributos, como las ve un navegador."""
+
+    def __init__(self):
+        super().__init__()
+        self.etiquetas = []
+
+    def handle_starttag(self, etiqueta, atributos):
+        self.etiquetas.append((etiqueta, dict(atributos)))
+
+
+def test_la_retroalimentacion_no_ejecuta_nada_de_una_entrega(corregido):
+    for estudiante in corregido["esperado"]:
+        pagina = _Etiquetas()
+        pagina.feed((corregido["curso"] / "feedback" / estudiante / TAREA / CUADERNO.replace(".ipynb", ".html")).read_text())
+        peligrosas = [(e, a) for e, a in pagina.etiquetas if e in ("script", "iframe", "object", "embed", "svg", "base")
+                      or any(n.startswith("on") for n in a)
+                      or any((a.get(n) or "").strip().lower().startswith(("javascript:", "data:text")) for n in ("href", "src"))]
+        assert not peligrosas, (estudiante, peligrosas[:5])
+        politica = [a.get("content", "") for e, a in pagina.etiquetas
+                    if e == "meta" and a.get("http-equiv", "").lower() == "content-security-policy"]
+        assert politica and "script-src 'none'" in politica[0], estudiante
+    # Las salidas de la trampa siguen ahí, limpias: el HTML se pinta sin su script.
+    html = (corregido["curso"] / "feedback" / "trampa_scripts_en_la_retroalimentacion" / TAREA
+            / CUADERNO.replace(".ipynb", ".html")).read_text()
+    assert "pulsa" in html
+
+
+def test_la_corrección_de_la_clase_queda_acotada_en_memoria_disco_y_procesos(corregido, request):
+    medido, curso = corregido["medido"], corregido["curso"]
+    _avisa(request, "memoria: nbgrader %.0f MB, su proceso hijo más grande %.0f MB; autograded/ %.1f MB"
+           % (medido["propia"] / limites.MIB, medido["hijos"] / limites.MIB, _bytes(curso / "autograded") / limites.MIB))
+    # Cotas holgadas (una máquina de dos núcleos cargada), no medidas de velocidad.
+    assert medido["propia"] < limites.GIB, "nbgrader ha llegado a %d MB" % (medido["propia"] // limites.MIB)
+    assert medido["hijos"] < limites.MEMORIA + 512 * limites.MIB
+    release = (curso / "release" / TAREA / CUADERNO).stat().st_size
+    for estudiante in corregido["esperado"]:
+        pesa = _bytes(curso / "autograded" / estudiante)
+        assert pesa < 2 * release + 2 * limites.SALIDA_POR_CUADERNO, (estudiante, pesa)
+    assert corregido["segundos"] < 120 * len(corregido["esperado"])
+    # Al terminar no queda nada de ninguna entrega: ni ficheros en la carpeta temporal, ni procesos.
+    assert medido["en_tmp"] == []
+    assert medido["vivos"] == []

@@ -45,16 +45,45 @@ class Opaco:
     __hash__ = object.__hash__
 
 
-def _dato(d):
-    """Como `decodificar`, pero lo que no es un dato simple se queda en un Opaco."""
-    if "otro" in d:
-        return Opaco(d["otro"], d.get("repr", ""))
-    if "dict" in d:
-        return {_dato(k): _dato(v) for k, v in d["dict"]}
-    for clase, hacer in (("list", list), ("tuple", tuple), ("set", set)):
-        if clase in d:
-            return hacer(_dato(v) for v in d[clase])
-    return decodificar(d)
+def _dato(d, piezas=None, fondo=0):
+    """Como `decodificar`, pero lo que no es un dato simple se queda en un Opaco, y con tope.
+
+    Lo que vuelve de la jaula se lee con un tope de anidamiento y de piezas (valores y claves): un dato
+    más hondo llega opaco; uno con más piezas, o que no se puede leer, suspende con su motivo.
+    """
+    piezas = [limites.PIEZAS_DE_UN_DATO] if piezas is None else piezas
+    piezas[0] -= 1
+    if piezas[0] < 0:
+        raise Suspenso("Tu código ha devuelto un dato con más de %d piezas: no cabe en una observación."
+                       % limites.PIEZAS_DE_UN_DATO)
+    if not isinstance(d, dict):
+        raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.")
+    if fondo > limites.PROFUNDIDAD_DE_UN_DATO:
+        return Opaco("demasiado anidado", "")
+    try:
+        if "otro" in d:
+            return Opaco(str(d["otro"])[:100], str(d.get("repr", ""))[:300])
+        if "dict" in d:
+            return {_dato(k, piezas, fondo + 1): _dato(v, piezas, fondo + 1) for k, v in d["dict"]}
+        for clase, hacer in (("list", list), ("tuple", tuple), ("set", set)):
+            if clase in d:
+                return hacer(_dato(v, piezas, fondo + 1) for v in d[clase])
+        valor = decodificar(d)
+    except Suspenso:
+        raise
+    except Exception:  # una clave que no se puede usar, un par que no es un par, un número imposible...
+        raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.") from None
+    if type(valor) not in (str, int, float, bool, type(None)):
+        raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.")
+    return valor
+
+
+def _excepcion(respuesta):
+    """(tipo, texto) de la excepción que cuenta la jaula, si tiene esa forma."""
+    e = respuesta["excepcion"]
+    if not (isinstance(e, dict) and isinstance(e.get("tipo"), str) and isinstance(e.get("texto"), str)):
+        raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.")
+    return e["tipo"][:200], e["texto"]
 
 
 def en_segundos(x):
@@ -98,6 +127,7 @@ class CodigoAislado:
                             carpeta="/tmp")
         self.proceso = subprocess.Popen(orden, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL)
+        os.set_blocking(self.proceso.stdin.fileno(), False)  # escribir nunca cuelga: ver _envia
         self.cargado, self._pendiente = False, b""
         # Lo que tarda en arrancar es cosa de la máquina: su propio tope, aparte del de la respuesta.
         try:
@@ -107,12 +137,23 @@ class CodigoAislado:
             raise Suspenso("La jaula del corrector no ha arrancado en %d segundos: la máquina va muy cargada. "
                            "Avisa a tu profesor." % limites.ARRANQUE_JAULA) from None
 
-    def _envia(self, mensaje):
-        try:
-            self.proceso.stdin.write((json.dumps(mensaje, ensure_ascii=False) + "\n").encode())
-            self.proceso.stdin.flush()
-        except (BrokenPipeError, OSError):
-            pass  # ya ha muerto: lo dirá la lectura
+    def _envia(self, mensaje, limite):
+        """Escribe una línea en la jaula sin bloquearse: si la jaula no la lee antes de `limite`, TimeoutError."""
+        linea = (json.dumps(mensaje, ensure_ascii=False) + "\n").encode()
+        if len(linea) > limites.LINEA_A_LA_JAULA:
+            raise Suspenso("Lo que habría que mandar a tu código ocupa más de %d bytes." % limites.LINEA_A_LA_JAULA)
+        fd = self.proceso.stdin.fileno()
+        limite = min(limite, time.monotonic() + limites.ESCRITURA)
+        while linea:
+            queda = limite - time.monotonic()
+            if queda <= 0 or not select.select([], [fd], [], queda)[1]:
+                raise TimeoutError()
+            try:
+                linea = linea[os.write(fd, linea[:65536]):]
+            except BlockingIOError:
+                continue
+            except OSError:
+                return  # ya ha muerto: lo dirá la lectura
 
     def _recibe(self, limite):
         """La siguiente línea que manda la jaula, leída a trozos sin bloquearse hasta el instante `limite`.
@@ -144,13 +185,13 @@ class CodigoAislado:
     def _pide(self, mensaje, segundos, entorno=None):
         """Manda una orden y atiende lo que pida la jaula hasta que conteste, todo en `segundos` como mucho."""
         limite = time.monotonic() + segundos
-        self._envia(mensaje)
         try:
+            self._envia(mensaje, limite)
             while True:
                 respuesta = self._recibe(limite)
                 if "op" not in respuesta:
                     return respuesta
-                self._envia(self._opera(entorno, respuesta))
+                self._envia(self._opera(entorno, respuesta), limite)
         except BaseException:
             self.cerrar()  # a medio hacer no sirve: la próxima orden arranca otra jaula
             raise
@@ -159,9 +200,12 @@ class CodigoAislado:
     def _opera(entorno, pedido):
         """Hace en el entorno de verdad la operación que ha pedido una herramienta desde la jaula."""
         try:
-            a = [_dato(x) for x in pedido["argumentos"]]
+            piezas = [limites.PIEZAS_DE_UN_DATO]
+            a = [_dato(x, piezas) for x in pedido["argumentos"]]
         except Exception as e:
             return {"excepcion": de_excepcion(e)}
+        if not isinstance(pedido.get("op"), str):
+            return {"excepcion": de_excepcion(RuntimeError("operación no permitida"))}
         operaciones = {"contiene": lambda: a[0] in entorno, "lee": lambda: entorno[a[0]],
                        "escribe": lambda: entorno.__setitem__(a[0], a[1]), "borra": lambda: entorno.__delitem__(a[0]),
                        "claves": lambda: list(entorno), "cuantos": lambda: len(entorno)}
@@ -190,6 +234,8 @@ class CodigoAislado:
 
     def cargar(self):
         """Carga la respuesta en la jaula (una vez por jaula); devuelve por qué no se puede cargar, o None."""
+        if self.error_al_cargar is None and len(self.codigo.encode()) > limites.CODIGO_RESPUESTA:
+            self.error_al_cargar = "tu respuesta ocupa más de %d kB" % (limites.CODIGO_RESPUESTA // 1024)
         if self.error_al_cargar is None and not (self.cargado and self.proceso is not None
                                                  and self.proceso.poll() is None):
             try:
@@ -204,7 +250,7 @@ class CodigoAislado:
                 self.error_al_cargar = "el corrector no ha podido cargarla (%s: %s)" % (type(e).__name__, e)
             else:
                 if "excepcion" in respuesta:
-                    self.error_al_cargar = "%(tipo)s: %(texto)s" % respuesta["excepcion"]
+                    self.error_al_cargar = "%s: %s" % _excepcion(respuesta)
                 self.cargado = True
         return self.error_al_cargar
 
@@ -235,11 +281,13 @@ class CodigoAislado:
         if "falta" in respuesta:
             raise Suspenso("No encuentro tu función ejecutar. ¿Ha dado error la celda de tu respuesta?")
         if "excepcion" in respuesta:
-            raise Lanzada(respuesta["excepcion"]["tipo"], respuesta["excepcion"]["texto"])
-        return _dato(respuesta["devuelve"])
+            raise Lanzada(*_excepcion(respuesta))
+        return _dato(respuesta.get("devuelve"))
 
     def valor(self, codigo, nombre):
         """El valor de `nombre` tras ejecutar `codigo` (una celda de respuesta) en la jaula."""
+        if len(codigo.encode()) > limites.CODIGO_RESPUESTA:
+            raise Suspenso("Tu celda de respuesta ocupa más de %d kB." % (limites.CODIGO_RESPUESTA // 1024))
         self._listo()
         tope = self._tope(limites.LLAMADA)
         try:
@@ -249,6 +297,5 @@ class CodigoAislado:
         if "falta" in respuesta:
             raise Suspenso("Tu celda de respuesta no define %s." % nombre)
         if "excepcion" in respuesta:
-            raise Suspenso("Tu celda de respuesta da error: %s: %s"
-                           % (respuesta["excepcion"]["tipo"], respuesta["excepcion"]["texto"]))
-        return _dato(respuesta["devuelve"])
+            raise Suspenso("Tu celda de respuesta da error: %s: %s" % _excepcion(respuesta))
+        return _dato(respuesta.get("devuelve"))

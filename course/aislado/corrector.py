@@ -12,11 +12,11 @@
 
 import contextlib
 import io
-import json
 import os
-import shutil
 import tempfile
 import time
+
+import zmq
 
 from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
@@ -38,21 +38,27 @@ class NucleoEnJaula(AsyncKernelManager):
     con una señal: la señal le llegaría a bubblewrap, que moriría con el núcleo dentro.
     """
 
+    creadas = []  # las carpetas privadas de los núcleos de este proceso que aún no se han borrado
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._privada = tempfile.mkdtemp(prefix="nucleo-")
+        NucleoEnJaula.creadas.append(self._privada)
         self.transport = "ipc"
         self.connection_file = os.path.join(self._privada, "conexion.json")
         self.ip = os.path.join(self._privada, "k")
+        # Un mensaje del núcleo más grande que esto ni se lee: zmq corta la conexión y nbclient sigue.
+        self.context.setsockopt(zmq.MAXMSGSIZE, limites.MENSAJE_DEL_NUCLEO)
 
     async def _async_pre_start_kernel(self, **kw):
         orden, kw = await super()._async_pre_start_kernel(**kw)
         carpeta = kw.get("cwd") or os.getcwd()
-        # El núcleo ve la carpeta de su cuaderno, pero escribe en una copia que se tira: nada de lo que
-        # deje allí (enlaces, tuberías, ficheros) lo encuentra después nbgrader en autograded/.
-        copia = os.path.join(self._privada, "cuaderno")
-        _copiar_ficheros(carpeta, copia)
-        return jaula.orden(orden, escribibles=[self._privada, (copia, carpeta)], carpeta=carpeta), kw
+        # El núcleo trabaja en la carpeta de su cuaderno, pero esa carpeta es, en la jaula, un tmpfs con
+        # tope: lo que escriba (enlaces, tuberías, ficheros, árboles sin fondo) no toca el disco ni llega
+        # a autograded/, y se va con la jaula. Los ficheros de la tarea se ven, de solo lectura; los
+        # cuadernos no (el corregido lleva las pruebas ocultas).
+        return jaula.orden(orden, escribibles=[self._privada], legibles=_ficheros_de_la_tarea(carpeta),
+                           carpeta=carpeta, en_memoria=carpeta), kw
 
     @property
     def kernel_spec(self):
@@ -66,34 +72,36 @@ class NucleoEnJaula(AsyncKernelManager):
     async def _async_cleanup_resources(self, restart=False):
         await super()._async_cleanup_resources(restart=restart)
         if not restart:
-            shutil.rmtree(self._privada, ignore_errors=True)
+            jaula.borrar(self._privada)
 
     # AsyncKernelManager ata `cleanup_resources` a la función de su clase base, no a la de arriba; nbclient
     # lo llama así cuando el núcleo ya ha muerto, y sin esto la carpeta privada se quedaría en /tmp.
     cleanup_resources = _async_cleanup_resources
 
 
-def _copiar_ficheros(origen, destino):
-    """Copia los ficheros normales de `origen` (sin seguir enlaces ni copiar nada especial) a `destino`."""
-    os.makedirs(destino, exist_ok=True)
-    for entrada in os.scandir(origen):
-        if entrada.is_dir(follow_symlinks=False):
-            _copiar_ficheros(entrada.path, os.path.join(destino, entrada.name))
-        elif entrada.is_file(follow_symlinks=False):
-            shutil.copyfile(entrada.path, os.path.join(destino, entrada.name), follow_symlinks=False)
+def _ficheros_de_la_tarea(carpeta):
+    """(fuera, dentro) de cada fichero normal de la carpeta del cuaderno, sin cuadernos ni enlaces."""
+    pares = []
+    with os.scandir(carpeta) as entradas:
+        for entrada in entradas:
+            if (entrada.is_file(follow_symlinks=False) and not entrada.name.endswith(".ipynb")
+                    and "\n" not in entrada.name and len(pares) < 100):
+                pares.append((entrada.path, entrada.path))
+    return pares
 
 
 class EjecutarEnJaula(Execute):
     """El Execute de nbgrader con el núcleo en la jaula. Un núcleo que muere no para la corrección."""
 
-    maximo_salida = 100_000  # caracteres de salida por celda; lo que pase de ahí se descarta al llegar
+    maximo_salida = limites.SALIDA_POR_CELDA        # caracteres de salida que se guardan de una celda
+    maximo_cuaderno = limites.SALIDA_POR_CUADERNO   # y de todo el cuaderno, actualizaciones incluidas
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("kernel_manager_class", NucleoEnJaula)
         # Lo que se tira al acabar no necesita un cierre amable: esperarlo costaría segundos con un núcleo colgado.
         kwargs.setdefault("shutdown_kernel", "immediate")
         super().__init__(*args, **kwargs)
-        self._salida_por_celda = {}
+        self._salida_por_celda, self._salida_total = {}, 0
         self.timeout_func = lambda celda: self._tope  # el tope de cada celda lo fija preprocess_cell
 
     def reset_execution_trackers(self):
@@ -136,18 +144,41 @@ class EjecutarEnJaula(Execute):
                          "así que el resto del cuaderno no se ejecuta.")))
             return cell, resources
 
-    def output(self, outs, msg, display_id, cell_index):
-        # Una celda que inunda su salida no debe llenar la memoria de nbgrader: se corta al llegar.
+    def process_message(self, msg, cell, cell_index):
+        # Cada salida se cuenta antes de guardarla, también las que cambian un display ya mostrado
+        # (update_display_data), que nbclient copia en cada sitio donde se ve ese display: una celda
+        # que inunda su salida no llena la memoria de nbgrader ni el cuaderno corregido.
+        if msg.get("msg_type") not in _SALIDAS:
+            return super().process_message(msg, cell, cell_index)
+        contenido = msg.get("content") or {}
+        coste = _caracteres(contenido)
+        transitorio = contenido.get("transient") if isinstance(contenido, dict) else None
+        display_id = transitorio.get("display_id") if isinstance(transitorio, dict) else None
+        if display_id:
+            sitios = sum(len(v) for v in self._display_id_map.get(display_id, {}).values())
+            coste *= 1 + sitios
         antes = self._salida_por_celda.get(cell_index, 0)
-        self._salida_por_celda[cell_index] = antes + len(json.dumps(msg.get("content", {})))
-        if self._salida_por_celda[cell_index] <= self.maximo_salida:
-            return super().output(outs, msg, display_id, cell_index)
-        if antes <= self.maximo_salida:  # el aviso, una sola vez
-            outs.append(new_output("stream", name="stdout",
-                                   text="\n(salida cortada: pasaba de %d caracteres)\n" % self.maximo_salida))
+        self._salida_por_celda[cell_index] = antes + coste
+        self._salida_total += coste
+        if self._salida_por_celda[cell_index] <= self.maximo_salida and self._salida_total <= self.maximo_cuaderno:
+            return super().process_message(msg, cell, cell_index)
+        if antes <= self.maximo_salida and self._salida_total - coste <= self.maximo_cuaderno:  # el aviso, una vez
+            cell.outputs.append(new_output("stream", name="stdout", text=(
+                "\n(salida cortada: pasaba de %d caracteres en esta celda o de %d en el cuaderno)\n"
+                % (self.maximo_salida, self.maximo_cuaderno))))
         return None
 
     def preprocess(self, nb, resources=None, km=None):
+        self._salida_por_celda, self._salida_total = {}, 0
+        try:
+            return self._preprocesar(nb, resources, km)
+        finally:
+            # Un núcleo que muere o no contesta no siempre pasa por su limpieza: lo de sus carpetas
+            # privadas se borra aquí, al acabar cada cuaderno, pase lo que pase.
+            while NucleoEnJaula.creadas:
+                jaula.borrar(NucleoEnJaula.creadas.pop())
+
+    def _preprocesar(self, nb, resources, km):
         try:
             return super().preprocess(nb, resources, km=km)
         except jaula.FaltaBubblewrap:
@@ -170,6 +201,22 @@ def _aviso(texto):
 def _tiempo_agotado(motivo):
     """El error, en español, de una celda que se ha pasado de tiempo."""
     return {"ename": "TiempoAgotado", "evalue": motivo, "traceback": ["\x1b[0;31m⏱ Tiempo agotado:\x1b[0m " + motivo]}
+
+
+_SALIDAS = {"stream", "display_data", "update_display_data", "execute_result", "error", "clear_output"}
+
+
+def _caracteres(x, fondo=0):
+    """Cuánto ocupa un contenido de mensaje: sus textos y sus claves, sin volver a serializarlo."""
+    if isinstance(x, (str, bytes)):
+        return len(x)
+    if fondo > 20:
+        return 1
+    if isinstance(x, dict):
+        return sum(len(str(k)) + _caracteres(v, fondo + 1) for k, v in x.items()) + 1
+    if isinstance(x, (list, tuple)):
+        return sum(_caracteres(v, fondo + 1) for v in x) + 1
+    return 8
 
 
 def _grade_id(celda):

@@ -1,17 +1,19 @@
 """La orden que encierra un proceso con bubblewrap: sólo ve Python, harness y lo que se le deje."""
 
 import os
+import logging
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 import harness
 from course import limites
 
-MEMORIA = 2 * 1024 ** 3     # bytes de memoria virtual, para todo lo que corra en la jaula
+MEMORIA = limites.MEMORIA   # bytes de memoria virtual, para cada proceso que corra en la jaula
 CPU = limites.CPU           # segundos de CPU, para todo lo que corra en la jaula
-FICHEROS = 64 * 1024 ** 2   # tamaño máximo de un fichero que escriba
-MAXIMO_RESPUESTA = 2_000_000  # bytes de una línea que mande la jaula
+FICHEROS = limites.FICHEROS  # tamaño máximo de un fichero que escriba
+MAXIMO_RESPUESTA = limites.LINEA_DE_LA_JAULA  # bytes de una línea que mande la jaula
 
 
 class FaltaBubblewrap(RuntimeError):
@@ -40,8 +42,12 @@ def _sistema():
     yield str(Path(harness.__file__).resolve().parent)
 
 
-def orden(argv, escribibles=(), legibles=(), carpeta=None):
-    """`argv` dentro de la jaula: sin red, con /tmp propio, viendo sólo `escribibles` y `legibles` además de Python."""
+def orden(argv, escribibles=(), legibles=(), carpeta=None, en_memoria=None):
+    """`argv` dentro de la jaula: sin red, con /tmp propio, viendo sólo `escribibles` y `legibles` además de Python.
+
+    `en_memoria` es una carpeta de la jaula que se le da vacía y escribible, pero en un tmpfs con
+    tope (como /tmp): lo que escriba allí no toca el disco y se va con la jaula.
+    """
     # Los límites los pone prlimit antes de entrar: así valen para todo lo que arranque la jaula,
     # y no hace falta preexec_fn, que no es seguro en un proceso con hilos (el servidor de Jupyter).
     o = ["prlimit", "--as=%d" % MEMORIA, "--cpu=%d:%d" % (CPU, CPU + 5), "--fsize=%d" % FICHEROS, "--core=0",
@@ -49,9 +55,13 @@ def orden(argv, escribibles=(), legibles=(), carpeta=None):
          # Un usuario sin privilegios y sin capacidades, en su propio espacio de usuarios, que no puede
          # crear otro: como root con capacidades, podría volver a montar con escritura lo de sólo lectura.
          "--unshare-user", "--uid", "65534", "--gid", "65534", "--disable-userns", "--cap-drop", "ALL",
-         "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+         "--proc", "/proc", "--dev", "/dev",
+         # /tmp es memoria (tmpfs), fuera del tope de memoria de los procesos: lleva su propio tope.
+         "--size", str(limites.TMP), "--tmpfs", "/tmp"]
     for ruta in _sistema():
         o += ["--ro-bind", ruta, ruta]
+    if en_memoria:
+        o += ["--size", str(limites.CARPETA_DEL_NUCLEO), "--tmpfs", str(en_memoria)]
     for ruta in legibles:  # una ruta, o un par (ruta de fuera, ruta dentro)
         fuera, dentro = ruta if isinstance(ruta, tuple) else (ruta, ruta)
         o += ["--ro-bind", str(fuera), str(dentro)]
@@ -69,3 +79,19 @@ def orden(argv, escribibles=(), legibles=(), carpeta=None):
     if carpeta:
         o += ["--chdir", str(carpeta)]
     return o + ["--"] + list(argv)
+
+
+def borrar(ruta):
+    """Borra `ruta` entera, también un árbol de carpetas tan hondo que shutil.rmtree no puede con él.
+
+    `rm -rf` de coreutils recorre el árbol sin recursión y sin rutas largas (fts con openat). Lo que
+    no se pueda borrar se dice en el registro: nunca queda nada en silencio.
+    """
+    if not os.path.lexists(ruta):
+        return True
+    subprocess.run(["rm", "-rf", "--one-file-system", "--", str(ruta)], stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    if os.path.lexists(ruta):
+        logging.getLogger(__name__).error("No se ha podido borrar %s: bórralo a mano.", ruta)
+        return False
+    return True

@@ -1,0 +1,255 @@
+"""Lo que entra en la corrección: cada entrega se lee con cuidado y se corrige sobre el cuaderno de release.
+
+nbgrader corrige el cuaderno que encuentra en `submitted/` tal cual, y una sola entrega rara puede
+parar la corrección de toda la clase (una celda duplicada, jupyter/nbgrader#1083; un
+`schema_version` desconocido; un JSON roto; una carpeta con un salto de línea en su nombre). Aquí:
+
+- `LectorDeEntregas` lee el `.ipynb` sin seguir enlaces, sin abrir nada que no sea un fichero
+  normal y con un tope de tamaño; si no se puede leer, la entrega sigue como un cuaderno vacío con
+  el motivo anotado.
+- `SanearEntrega` rehace el cuaderno a partir del de release (el que recibió el estudiante): solo
+  se toma de la entrega el código de cada celda de respuesta, buscada por su `grade_id`. Nada más
+  de la entrega (metadatos, salidas, celdas añadidas, orden) llega a la corrección. Lo que se ha
+  tenido que decidir (una respuesta duplicada, movida, convertida en texto, perdida) se le dice al
+  estudiante en una celda de avisos al principio de su retroalimentación, y en el registro.
+- `instalar()` hace que `nbgrader autograde` aparte, con una línea clara en la salida, las carpetas
+  que nbgrader no sabe manejar, y que no copie a `autograded/` los demás ficheros de la entrega.
+"""
+
+import json
+import os
+import re
+import stat
+
+import nbformat
+from nbconvert.exporters import NotebookExporter
+from nbconvert.exporters.exporter import ResourcesDict
+from nbformat.v4 import new_markdown_cell, new_notebook
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+from course import limites
+
+AVISOS = "curso_avisos"  # clave de los metadatos del cuaderno con lo que se ha notado al leerlo
+
+
+def leer_cuaderno(ruta):
+    """(el JSON de la entrega, None) o (None, por qué no se puede leer), sin seguir enlaces ni colgarse."""
+    for tramo in (ruta, os.path.dirname(ruta), os.path.dirname(os.path.dirname(ruta))):
+        if os.path.islink(tramo):
+            return None, "la entrega es un enlace simbólico, no un cuaderno tuyo"
+    try:
+        # O_NONBLOCK: una tubería con el nombre del cuaderno no cuelga la lectura.
+        fd = os.open(ruta, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None, "el cuaderno entregado no se puede abrir"
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None, "lo entregado con el nombre del cuaderno no es un fichero normal"
+        crudo = f.read(limites.CUADERNO_ENTREGADO + 1)
+    if len(crudo) > limites.CUADERNO_ENTREGADO:
+        return None, "el cuaderno ocupa más de %d MB" % (limites.CUADERNO_ENTREGADO // limites.MIB)
+    try:
+        return json.loads(crudo.decode("utf-8")), None
+    except (ValueError, RecursionError):
+        return None, "el fichero entregado no es un cuaderno de Jupyter válido (su JSON está roto)"
+
+
+def _texto(fuente):
+    """El código de una celda tal como lo guarda Jupyter (texto o lista de líneas), o None."""
+    if isinstance(fuente, str):
+        return fuente
+    if isinstance(fuente, list) and all(isinstance(l, str) for l in fuente):
+        return "".join(fuente)
+    return None
+
+
+def normalizar(datos, problema=None):
+    """Un cuaderno v4 mínimo con lo único que se mira de una entrega: tipo, código y grade_id de cada celda."""
+    nb = new_notebook()
+    celdas = datos.get("cells") if isinstance(datos, dict) else None
+    if problema is None and not isinstance(celdas, list):
+        problema = "el fichero entregado no tiene las celdas de un cuaderno"
+    for celda in (celdas or [])[:limites.CELDAS_ENTREGADAS]:
+        if not isinstance(celda, dict):
+            continue
+        fuente = _texto(celda.get("source"))
+        if fuente is None:
+            continue
+        nueva = nbformat.from_dict({"cell_type": "raw", "source": fuente, "metadata": {}})
+        nueva["tipo_entregado"] = celda.get("cell_type") if isinstance(celda.get("cell_type"), str) else ""
+        metadatos = celda.get("metadata")
+        nbgrader = metadatos.get("nbgrader") if isinstance(metadatos, dict) else None
+        if isinstance(nbgrader, dict) and isinstance(nbgrader.get("grade_id"), str):
+            nueva.metadata["grade_id_entregado"] = nbgrader["grade_id"]
+        nb.cells.append(nueva)
+    nb.metadata[AVISOS] = [problema] if problema else []
+    return nb
+
+
+class LectorDeEntregas(NotebookExporter):
+    """El exportador de `nbgrader autograde`: lee cada cuaderno con `leer_cuaderno` en vez de confiar en él.
+
+    En la primera pasada (la de `submitted/`) entrega a los preprocesadores un cuaderno normalizado;
+    en la segunda lee el que ha escrito la primera en `autograded/`, que ya es nuestro.
+    """
+
+    def from_filename(self, filename, resources=None, **kw):
+        if resources is None:
+            resources = ResourcesDict()
+        if not resources.get("metadata"):
+            resources["metadata"] = ResourcesDict()
+        ruta, nombre = os.path.split(filename)
+        resources["metadata"].update(name=os.path.splitext(nombre)[0], path=ruta)
+        datos, problema = leer_cuaderno(filename)
+        if _es_de_la_correccion(filename, self.config) and problema is None:
+            return self.from_notebook_node(nbformat.reads(json.dumps(datos), as_version=4), resources, **kw)
+        return self.from_notebook_node(normalizar(datos, problema), resources, **kw)
+
+
+def _es_de_la_correccion(ruta, config):
+    """Si `ruta` está en autograded/, donde solo escribe la corrección."""
+    curso = CourseDirectory(config=config)
+    autograded = os.path.abspath(os.path.join(curso.root, curso.autograded_directory))
+    return os.path.abspath(ruta).startswith(autograded + os.sep)
+
+
+def _nombre(grade_id):
+    """El nombre que define la celda de respuesta `grade_id`: `ejecutar`, `respuesta_1`…, si lo es."""
+    nombre = grade_id.replace("-", "_")
+    return nombre if nombre.isidentifier() else None
+
+
+def _define(fuente, nombre):
+    return re.search(r"^(def\s+%s\s*\(|%s\s*=)" % (nombre, nombre), fuente, re.M) is not None
+
+
+def elegir_respuesta(celdas, grade_id, esqueleto, de_release=frozenset()):
+    """(código de la respuesta `grade_id` en `celdas` normalizadas, avisos). Sin respuesta: (None, avisos).
+
+    Con varias celdas de ese grade_id (copiar y pegar, «Duplicar celda»), cuenta la última que el
+    estudiante ha cambiado; si ninguna tiene el grade_id (se perdió la marca), la celda de código
+    que define el nombre de la respuesta y no es una del cuaderno de release (`de_release`: sus
+    códigos), para no corregir como suyo el código que le da la lección.
+    """
+    avisos = []
+    candidatas = [c for c in celdas if c.metadata.get("grade_id_entregado") == grade_id]
+    nombre = _nombre(grade_id)
+    if not candidatas and nombre:
+        candidatas = [c for c in celdas if c.tipo_entregado == "code" and _define(c.source, nombre)
+                      and c.source.strip() not in de_release]
+        if candidatas:
+            avisos.append("La celda de tu respuesta «%s» había perdido su marca de nbgrader: se ha corregido la "
+                          "celda que define `%s`." % (grade_id, nombre))
+    if not candidatas:
+        if celdas:  # si no hay ninguna celda, ya se ha dicho por qué
+            avisos.append("No se encuentra tu respuesta «%s»: se corrige como sin contestar." % grade_id)
+        return None, avisos
+    if len(candidatas) > 1:
+        avisos.append("Tu cuaderno tiene %d celdas con la respuesta «%s» (¿una copia?): se ha corregido la "
+                      "última que cambiaste." % (len(candidatas), grade_id))
+    cambiadas = [c for c in candidatas if c.source.strip() != esqueleto.strip()]
+    elegida = (cambiadas or candidatas)[-1]
+    if elegida.tipo_entregado != "code":
+        avisos.append("La celda de tu respuesta «%s» estaba convertida en texto: se ha corregido como "
+                      "código." % grade_id)
+    if len(elegida.source.encode()) > limites.CODIGO_RESPUESTA:
+        avisos.append("Tu respuesta «%s» ocupa más de %d kB: se corrige como sin contestar."
+                      % (grade_id, limites.CODIGO_RESPUESTA // limites.KIB))
+        return None, avisos
+    return elegida.source, avisos
+
+
+class SanearEntrega(NbGraderPreprocessor):
+    """Rehace la entrega sobre el cuaderno de release: de la entrega solo cuenta el código de sus respuestas."""
+
+    def preprocess(self, nb, resources):
+        datos = resources["nbgrader"]
+        curso = CourseDirectory(parent=self)
+        ruta = os.path.join(curso.format_path(curso.release_directory, ".", datos["assignment"]),
+                            datos["notebook"] + ".ipynb")
+        nuevo = nbformat.read(ruta, as_version=4)
+        avisos = ["No se ha podido leer tu cuaderno: %s. Se corrige como sin contestar." % p
+                  for p in nb.metadata.get(AVISOS, [])]
+        celdas = [c for c in nb.cells if "tipo_entregado" in c]
+        de_release = {c.source.strip() for c in nuevo.cells}
+        usadas = set()
+        for celda in nuevo.cells:
+            if celda.cell_type == "code":
+                celda.outputs, celda.execution_count = [], None
+            nbgrader = celda.metadata.get("nbgrader", {})
+            if nbgrader.get("solution"):
+                fuente, suyos = elegir_respuesta(celdas, nbgrader["grade_id"], celda.source, de_release)
+                avisos += suyos
+                if fuente is not None:
+                    celda.source = fuente
+                    usadas.add(fuente)
+        anadidas = [c for c in celdas if c.tipo_entregado == "code" and "grade_id_entregado" not in c.metadata
+                    and c.source.strip() and c.source.strip() not in de_release and c.source not in usadas]
+        if anadidas:
+            avisos.append("Las celdas de código que has añadido (%d) no se ejecutan al corregir: solo cuenta el "
+                          "código de tus celdas de respuesta." % len(anadidas))
+        for aviso in avisos:
+            self.log.warning("%s: %s", datos["student"], aviso)
+        if avisos:
+            nuevo.cells.insert(0, new_markdown_cell(
+                "**Avisos del corrector sobre tu entrega**\n\n" + "\n".join("- " + a for a in avisos)))
+        return nuevo, resources
+
+
+def _motivo_para_apartar(carpeta):
+    """Por qué nbgrader no puede corregir la carpeta de una entrega, o None si puede."""
+    if any(ord(c) < 32 or c == "\x7f" for c in carpeta):
+        return "su nombre tiene un salto de línea o un carácter de control"
+    for tramo in (carpeta, os.path.dirname(carpeta)):
+        if os.path.islink(tramo) or not os.path.isdir(tramo):
+            return "es un enlace simbólico, no una carpeta"
+    sello = os.path.join(carpeta, "timestamp.txt")
+    if os.path.lexists(sello):
+        info = os.lstat(sello)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > 1000:
+            return "su timestamp.txt no es un fichero de texto corto"
+        try:
+            from nbgrader.utils import parse_utc
+            with open(sello, encoding="utf-8") as f:
+                texto = f.read().strip()
+            if texto:
+                parse_utc(texto)
+        except (ValueError, OSError, UnicodeDecodeError):
+            return "su timestamp.txt no tiene una fecha"
+    return None
+
+
+def instalar():
+    """Ajusta `nbgrader autograde` donde no tiene opción de configuración (lo llama nbgrader_config.py).
+
+    - Las carpetas que nbgrader no sabe manejar (un salto de línea en el nombre para la expresión
+      regular con la que lee el nombre del estudiante, un enlace en vez de carpeta, un timestamp.txt
+      que no es una fecha) se apartan con una línea de error en la salida, y los demás se corrigen.
+    - De la carpeta entregada no se copia nada más que el cuaderno (que se lee con LectorDeEntregas):
+      ni enlaces que apunten a las soluciones, ni tuberías que cuelguen la copia, ni árboles sin fondo.
+    """
+    from nbgrader.converters import Autograde
+    from nbgrader.converters.base import BaseConverter
+
+    if getattr(Autograde, "_curso_protegido", False):
+        return
+    Autograde._curso_protegido = True
+    buscar = Autograde.init_notebooks
+    preparar = BaseConverter.init_assignment
+
+    def init_notebooks(self):
+        buscar(self)
+        for carpeta in sorted(self.assignments):
+            motivo = _motivo_para_apartar(carpeta)
+            if motivo:
+                self.log.error("Entrega apartada, sin corregir: %r: %s. Las demás se corrigen.", carpeta, motivo)
+                del self.assignments[carpeta]
+
+    def init_assignment(self, assignment_id, student_id):
+        if isinstance(self, Autograde):
+            return  # la parte de BaseConverter solo copia los demás ficheros de la entrega
+        return preparar(self, assignment_id, student_id)
+
+    Autograde.init_notebooks = init_notebooks
+    BaseConverter.init_assignment = init_assignment
