@@ -142,7 +142,9 @@ class CodigoAislado:
             return {"excepcion": de_excepcion(e)}
         operaciones = {"contiene": lambda: a[0] in entorno, "lee": lambda: entorno[a[0]],
                        "escribe": lambda: entorno.__setitem__(a[0], a[1]), "borra": lambda: entorno.__delitem__(a[0]),
-                       "claves": lambda: list(entorno), "cuantos": lambda: len(entorno)}
+                       "claves": lambda: list(entorno), "cuantos": lambda: len(entorno),
+                       # una herramienta va a correr: el entorno espía de la comprobación la apunta
+                       "corre": lambda: getattr(entorno, "corre", lambda *_: None)(*a)}
         if entorno is None or pedido["op"] not in operaciones:
             return {"excepcion": de_excepcion(RuntimeError("operación no permitida"))}
         try:
@@ -182,7 +184,7 @@ class CodigoAislado:
             respuesta = self._pide({"llamada": codificar(llamada)}, jaula.SEGUNDOS_POR_LLAMADA, entorno)
         except TimeoutError:
             raise Suspenso("ejecutar no ha terminado en %d segundos. ¿Hay un bucle que repite la llamada? "
-                           "La función se llama una vez como mucho." % jaula.SEGUNDOS_POR_LLAMADA) from None
+                           "La herramienta se ejecuta una vez como mucho." % jaula.SEGUNDOS_POR_LLAMADA) from None
         if "falta" in respuesta:
             raise Suspenso("No encuentro tu función ejecutar. ¿Ha dado error la celda de tu respuesta?")
         if "excepcion" in respuesta:
