@@ -66,7 +66,7 @@ def test_los_nombres_que_ve_el_gradebook():
     ids = [p["grade_id"] for p in pruebas]
     assert all(i.startswith(("ejecutar-", "pregunta-")) for i in ids)
     assert sorted(i for i in ids if i.startswith("pregunta-")) == ["pregunta-%d" % n for n in (1, 2, 3, 4)]
-    assert sum(p["points"] for p in pruebas if p["grade_id"].startswith("ejecutar-")) == 10
+    assert sum(p["points"] for p in pruebas if p["grade_id"].startswith("ejecutar-")) == 12
     orden = _ids(fuente)
     assert orden.index("pregunta-4") < orden.index("ejecutar") < min(orden.index(i) for i in ids if i.startswith("ejecutar-"))
 
