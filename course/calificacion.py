@@ -19,7 +19,7 @@ import sys
 import weakref
 
 from harness import ENTORNO, error, llamada, resultado, texto
-from harness.revision import CLAUSULAS, DIAGNOSTICOS as _EXPLICADOS, SALMOREJO, NoCumple, llamar
+from harness.revision import CLAUSULAS, DIAGNOSTICOS as _EXPLICADOS, SALMOREJO, NoCumple, probar
 from harness.salmorejo import INICIO
 
 SEGUNDOS = 3  # para una llamada a ejecutar; las del curso tardan milésimas
@@ -133,7 +133,7 @@ def _clausula(nombre, ejecutar):
         hechos = {}
     if nombre not in hechos:
         try:
-            hechos[nombre] = (CLAUSULAS[nombre](lambda ll, e: llamar(ejecutar, ll, e, SEGUNDOS), CASOS[nombre]), None)
+            hechos[nombre] = (CLAUSULAS[nombre](lambda ll, e: probar(ejecutar, ll, e, SEGUNDOS), CASOS[nombre]), None)
         except NoCumple as e:
             hechos[nombre] = (str(e), e.diagnostico or "")
     return hechos[nombre]

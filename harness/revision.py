@@ -159,7 +159,7 @@ class _Agotado(BaseException):
     """Se acabó el tiempo de una llamada. No es una Exception: un `except Exception` no la para."""
 
 
-def llamar(ejecutar, ll, entorno, segundos=SEGUNDOS):
+def probar(ejecutar, ll, entorno, segundos=SEGUNDOS):
     """`ejecutar(ll, entorno)` con las herramientas vigiladas, sin dejarle imprimir y con tope de tiempo."""
     globales = [vars(sys.modules["__main__"]), getattr(ejecutar, "__globals__", {})]
     deshacer = vigilar(globales, lambda nombre, argumentos, usado: _apunta(entorno, nombre, argumentos, usado))
@@ -457,7 +457,7 @@ CLAUSULAS = {"contesta": contesta, "salmorejo": salmorejo, "esquema": esquema, "
 def revisar(ejecutar, casos=MUESTRA):
     """Prueba `ejecutar` cláusula a cláusula con unos casos de muestra e imprime una línea ✔ o ✘ por cada una."""
     def con_ejecutar(ll, entorno):
-        return llamar(ejecutar, ll, entorno)
+        return probar(ejecutar, ll, entorno)
 
     hechas = {}
     for nombre, clausula in CLAUSULAS.items():
