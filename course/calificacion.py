@@ -74,7 +74,7 @@ CASOS = {
                 (llamada("u6", "escribir", ruta="lista.txt", contenido="pan"), ConnectionResetError("se ha cortado"))],
     "sin-arreglos": [llamada("a1", "leer", rutas=["recetas/tortilla.txt"]), llamada("a2", "leer", ruta="recetas/tortila.txt"),
                      llamada("a3", "escribir", ruta="lista.txt"), llamada("a4", "leer", ruta="Lista.txt"),
-                     llamada("a5", "leer", ruta=["lista.txt"])],
+                     llamada("a5", "leer", ruta=["lista.txt"]), llamada("a6", "listar", carpeta="recetas")],
     "resultados": [(llamada("toolu_01Xq", "leer", ruta="aviso.txt"), dict(ENTORNO, **{"aviso.txt": "no existe el fichero 'x.txt'"})),
                    (llamada("r2", "leer", ruta="vacío.txt"), dict(ENTORNO, **{"vacío.txt": ""})),
                    (llamada("r3", "leer", ruta="año.txt"), dict(ENTORNO, **{"año.txt": "  Año nuevo: ñoquis y jamón\n"})),

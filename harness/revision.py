@@ -41,6 +41,11 @@ DIAGNOSTICOS = {
     "no-termina": ("no termina con alguna llamada",
                    "ejecutar contesta en seguida. ¿Hay un bucle que repite la llamada? La herramienta se ejecuta "
                    "una vez como mucho."),
+    "contesta-sin-ejecutar": ("contesta sin ejecutar la herramienta",
+                              "La observación de una llamada que cumple su esquema sale de ejecutar su herramienta: lo "
+                              "que devuelve, o lo que lanza. Sin ejecutarla, el modelo recibe algo que no ha pasado."),
+    "exito-como-error": ("contesta con un error cuando la herramienta ha salido bien",
+                         "Si la función devuelve, la observación es resultado(id, lo que devuelve), con is_error False."),
     "captura-solo-un-tipo": ("captura solo algunos tipos de excepción",
                              "Con except FileNotFoundError (o con cualquier tipo concreto) las demás excepciones siguen "
                              "saliendo de ejecutar. La función lance lo que lance, la llamada vuelve como error: "
@@ -274,8 +279,20 @@ def contesta(llamar, casos):
                            % (_tipo(e), e, muestra(ll)),
                            "sin-empezar" if _tipo(e) == "NotImplementedError" else
                            "lanza-al-fallar" if la_suya else "lanza-otra-excepcion") from None
-        _respuesta(lambda *_: obs, ll, entorno)
+        obs = _respuesta(lambda *_: obs, ll, entorno)
+        if incumple(ll) is None and _lo_que_da(ll)[0]:  # una llamada buena: su herramienta corre y sale bien
+            _ejecutada(ll, entorno)
+            if obs["is_error"] is not False:
+                raise NoCumple("Con la llamada %s, que sale bien, ha llegado %s." % (muestra(ll), muestra(obs)),
+                               "exito-como-error")
     return "contesta a cada llamada con un tool_result con su id, también cuando falla"
+
+
+def _ejecutada(ll, entorno):
+    """Exige que la herramienta de `ll` haya corrido, tal cual, con esa llamada."""
+    if not any((n, a) == (ll["name"], ll["input"]) for n, a, _ in entorno.corridas):
+        raise NoCumple("Con la llamada %s, que cumple su esquema, su herramienta no se ha ejecutado." % muestra(ll),
+                       "contesta-sin-ejecutar")
 
 
 def esquema(llamar, casos):
@@ -336,6 +353,8 @@ def una_vez(llamar, casos):
             raise
         except Exception:
             pass  # si deja salir la excepción, lo cuenta la cláusula de las excepciones
+        if fallo is not None or _lo_que_da(ll)[0]:
+            _ejecutada(ll, entorno)
         veces = sum((n, a) == (ll["name"], ll["input"]) for n, a, _ in entorno.corridas)
         if veces > 1:
             falla = not _lo_que_da(ll, fallo=fallo)[0]
@@ -354,6 +373,8 @@ def sin_arreglos(llamar, casos):
             raise
         except Exception:
             pass  # si deja salir la excepción, lo cuenta la cláusula de las excepciones
+        if incumple(ll) is None and _lo_que_da(ll)[0]:
+            _ejecutada(ll, entorno)
         otras = [(n, a) for n, a, _ in entorno.corridas if (n, a) != (ll["name"], ll["input"])]
         if otras:
             n, a = otras[0]
@@ -435,7 +456,8 @@ MUESTRA = {
     "una-vez": [(llamada("m10", "leer", ruta="recetas/paella.txt"), None),
                 (llamada("m11", "escribir", ruta="notas/cena.txt", contenido="Somos ocho."), ConnectionError("sin red")),
                 (llamada("m12", "listar", carpeta="notas/"), None)],
-    "sin-arreglos": [llamada("m13", "leer", rutas=["notas/cena.txt"]), llamada("m14", "leer", ruta="recetas/gaspacho.txt")],
+    "sin-arreglos": [llamada("m13", "leer", rutas=["notas/cena.txt"]), llamada("m14", "leer", ruta="recetas/gaspacho.txt"),
+                     llamada("m18", "listar", carpeta="notas")],
     "resultados": [(llamada("m15", "buscar", patron="paella"), ENTORNO),
                    (llamada("m16", "leer", ruta="notas/compra.txt"), dict(ENTORNO, **{"notas/compra.txt": "huevos\n\n"}))],
     "escrituras": [llamada("m17", "escribir", ruta="notas/cena.txt", contenido="Somos ocho.")],
