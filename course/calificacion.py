@@ -145,7 +145,7 @@ def veredicto(nombre, ejecutar):
     # El código de la respuesta en su jaula (course.aislado) dice aparte si no se ha podido cargar.
     no_carga = jaula.cargar() if type(jaula).__module__ == "course.aislado.cliente" else None
     if no_carga:
-        return False, "Tu celda de respuesta da error al ejecutarse: %s" % no_carga, ["no-carga"]
+        return False, str(NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")), ["no-carga"]
     texto_contesta, sin_respuesta = _clausula("contesta", ejecutar)
     if sin_respuesta is not None:
         return False, "Sin respuesta no hay puntos en el desafío. " + texto_contesta, [sin_respuesta] if sin_respuesta else []
@@ -172,8 +172,7 @@ def comprobar(nombre, ejecutar=None):
     if ejecutar is None:
         ejecutar = sys._getframe(1).f_globals.get("ejecutar")
     if not callable(ejecutar):
-        raise Suspenso("No encuentro tu función ejecutar. ¿Ha dado error la celda de tu respuesta? "
-                       "Ejecútala y mira qué dice.", ["no-carga"])
+        raise Suspenso(str(NoCumple("No encuentro tu función ejecutar.", "no-carga")), ["no-carga"])
     aprobada, texto_, diagnosticos_ = veredicto(nombre, ejecutar)
     if not aprobada:
         raise Suspenso(texto_, diagnosticos_)

@@ -129,7 +129,7 @@ def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
         html = (raiz / "feedback" / estudiante / TAREA / (TAREA + ".html")).read_text(encoding="utf-8")
         assert "✔" in html or "No pasa" in html
         # Los rótulos de la retroalimentación, en español (course/plantillas/retroalimentacion).
-        assert "%s: %g de 14 puntos" % (TAREA, notas[estudiante][0]) in re.sub(r"\s+", " ", html)
+        assert "%s: %g de 16 puntos" % (TAREA, notas[estudiante][0]) in re.sub(r"\s+", " ", html)
         assert "Score" not in html and "Test cell" not in html and "Student" not in html
 
 
