@@ -121,7 +121,7 @@ def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
     assert set(notas) == {p.stem for p in corregir.EJEMPLOS.glob("*.toml")}
     for estudiante, (puntos, maximo) in notas.items():
         esperado = corregir.leer_ejemplo(corregir.EJEMPLOS / (estudiante + ".toml")).get("nota")
-        assert maximo == 14
+        assert maximo == 16
         assert puntos == esperado, estudiante
     csv = (raiz / "exports" / "notas.csv").read_text()
     assert all(e in csv for e in notas)
