@@ -1,138 +1,44 @@
-"""Las comprobaciones que corrigen `ejecutar`, una por celda de prueba del cuaderno.
+"""Las comprobaciones que corrigen `ejecutar`, una por celda de prueba `ejecutar-*` del cuaderno.
 
-Cada celda oculta llama a `comprobar(nombre)`. Si `ejecutar` cumple, se imprime una línea que
-lo dice; si no, se lanza `Suspenso` con un mensaje en español que cuenta qué llamada, qué se
-esperaba y qué ha llegado. Cada llamada a `ejecutar` tiene un tope de segundos, para que una
-respuesta que no termina suspenda en seguida en lugar de colgar la corrección.
+Las cláusulas están definidas una sola vez, en `harness.revision`, que es también la lista de
+comprobación que el estudiante ejecuta con `revisar(ejecutar)`. Aquí están los casos ocultos, que
+el estudiante no ve, y las reglas de la nota:
+
+- Sin respuesta no hay puntos: si `ejecutar` no contesta con un tool_result a unas llamadas
+  básicas (una buena, una que no cumple su esquema, una cuya herramienta falla), todas las celdas
+  suspenden con el mismo motivo. Así el código de partida, o un `return None`, no puntúa.
+- Cada equivocación reconocida tiene un nombre (`DIAGNOSTICOS`) y resta en una sola celda, la de
+  su cláusula. Las dos celdas de conversaciones enteras (salmorejo y guiones) no vuelven a restar
+  lo que ya resta una cláusula: si fallan por una equivocación reconocida, lo dicen y puntúan.
+
+Cada celda oculta llama a `comprobar(nombre)`: si se cumple, imprime una línea con ✔; si no, lanza
+`Suspenso` con el motivo en español y la equivocación, si se reconoce.
 """
 
-import contextlib
-import io
-import signal
 import sys
-import warnings
+import weakref
 
-from harness import (ENTORNO, FueraDelGuion, ModeloGuionizado, bucle, buscar, error, escribir, guion_de,
-                     incumple, llamada, muestra, resultado, texto)
-from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
+from harness import ENTORNO, error, llamada, resultado, texto
+from harness.revision import CLAUSULAS, DIAGNOSTICOS as _EXPLICADOS, SALMOREJO, NoCumple, probar
+from harness.salmorejo import INICIO
 
-from course.limites import ALARMA as SEGUNDOS  # tope de una llamada a ejecutar (course/limites.py)
-CLAVES = {"type", "tool_use_id", "content", "is_error"}
+from course.limites import ALARMA as SEGUNDOS  # tope de respaldo de una llamada a ejecutar (course/limites.py)
+
+# Nombre de cada equivocación → una línea para los informes de la clase.
+DIAGNOSTICOS = {nombre: etiqueta for nombre, (etiqueta, _) in _EXPLICADOS.items()}
 
 
-class Suspenso(AssertionError):
+class Suspenso(NoCumple):
     """Una comprobación que no pasa. Su mensaje, en español, es lo que lee el estudiante."""
+
+    def __init__(self, mensaje, diagnosticos=()):
+        AssertionError.__init__(self, mensaje)
+        self.diagnosticos = list(diagnosticos)
+        self.diagnostico = self.diagnosticos[0] if self.diagnosticos else None
 
     def _render_traceback_(self):
         # IPython muestra estas líneas en lugar de la traza: el estudiante lee el motivo, no nuestro código.
         return ["\x1b[0;31m✘ No pasa:\x1b[0m " + str(self).replace("\n", "\n  ")]
-
-
-class _Agotado(BaseException):
-    """Se acabó el tiempo de una llamada. No es una Exception: un `except Exception` no la para."""
-
-
-@contextlib.contextmanager
-def _con_tope(segundos):
-    def _alarma(signum, frame):
-        raise _Agotado()
-
-    anterior = signal.signal(signal.SIGALRM, _alarma)
-    # Se repite cada medio segundo por si el código del estudiante se traga la primera.
-    signal.setitimer(signal.ITIMER_REAL, segundos, 0.5)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, anterior)
-
-
-def _llama(ejecutar, ll, entorno, sin_contestar=False):
-    """Una llamada a `ejecutar`, con tope de tiempo y sin dejar que escriba en la salida de la celda.
-
-    Con `sin_contestar`, sólo suspende si la respuesta sigue siendo la de partida (NotImplementedError).
-    """
-    salida = io.StringIO()
-    try:
-        with _con_tope(SEGUNDOS), contextlib.redirect_stdout(salida), contextlib.redirect_stderr(salida), \
-                warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ejecutar(ll, entorno)
-    except _Agotado:
-        raise Suspenso("ejecutar no ha terminado en %d segundos con la llamada %s.\n"
-                       "¿Hay un bucle que repite la llamada? La función se llama una vez como mucho."
-                       % (SEGUNDOS, muestra(ll))) from None
-    except Suspenso:
-        raise
-    except Exception as e:
-        tipo = getattr(e, "tipo", type(e).__name__)  # lo que lanzó en una jaula llega con su tipo aparte
-        if tipo == "NotImplementedError":
-            raise Suspenso("ejecutar ha lanzado NotImplementedError con la llamada %s: "
-                           "parece que aún no has escrito tu parte." % muestra(ll)) from None
-        if sin_contestar:
-            return None
-        raise Suspenso("ejecutar ha lanzado %s: %s\n  con la llamada %s.\n"
-                       "ejecutar no debe lanzar nunca: lo que falle tiene que volver como error(id, mensaje)."
-                       % (tipo, e, muestra(ll))) from None
-
-
-def _diferencia(obs, esperada):
-    """Qué tiene de distinto una observación de la esperada, en palabras; None si es la esperada."""
-    if type(obs) is not dict:
-        return "debería ser un dict y es %s: %r" % (type(obs).__name__, obs)
-    if set(obs) != CLAVES:
-        return "sus claves deberían ser %s y son %s" % (sorted(CLAVES), sorted(obs))
-    if type(obs["is_error"]) is not bool:
-        return "is_error debería ser True o False (un bool) y es %r" % (obs["is_error"],)
-    for clave in ("type", "tool_use_id", "is_error", "content"):
-        if type(obs[clave]) is not type(esperada[clave]) or obs[clave] != esperada[clave]:
-            return "%s debería ser %r y es %r" % (clave, esperada[clave], obs[clave])
-    return None
-
-
-def _observa(ejecutar, ll, entorno, esperada):
-    """Llama a `ejecutar` y exige la observación `esperada`, exacta."""
-    obs = _llama(ejecutar, ll, entorno)
-    motivo = _diferencia(obs, esperada)
-    if motivo:
-        raise Suspenso("Con la llamada %s\n  se esperaba: %s\n  ha llegado:  %s\n  (%s)"
-                       % (muestra(ll), muestra(esperada), muestra(obs), motivo))
-    return obs
-
-
-class _Espia(dict):
-    """Un entorno que cuenta cuántas veces lo miran o lo cambian: así se sabe si una herramienta ha corrido."""
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self.usos = 0
-
-    def _uso(self):
-        self.usos += 1
-
-    def __contains__(self, clave):
-        self._uso()
-        return super().__contains__(clave)
-
-    def __iter__(self):
-        self._uso()
-        return super().__iter__()
-
-    def __setitem__(self, clave, valor):
-        self._uso()
-        super().__setitem__(clave, valor)
-
-
-class _Roto(_Espia):
-    """Un entorno que falla con `fallo` en cuanto una herramienta lo toca."""
-
-    def __init__(self, fallo):
-        super().__init__(ENTORNO)
-        self.fallo = fallo
-
-    def _uso(self):
-        super()._uso()
-        raise self.fallo
 
 
 class _FalloRaro(Exception):
@@ -140,149 +46,125 @@ class _FalloRaro(Exception):
         return "el disco ha devuelto algo que no se entiende"
 
 
-# Las comprobaciones. Cada una devuelve la frase que se imprime si pasa.
+# Los casos ocultos de cada cláusula.
 
-def _salmorejo(ejecutar):
-    entorno = dict(ENTORNO)
-    modelo = ModeloGuionizado(guion_de(INICIO, RESPUESTAS, VISTO))
+_TORTILLA = "pan, leche, patatas, huevos, cebolla"
+
+CASOS = {
+    # Las llamadas básicas: sin un tool_result para cada una, no hay puntos en ninguna celda.
+    "contesta": [llamada("p1", "leer", ruta="lista.txt"), llamada("p2", "leer", rutas=["lista.txt"]),
+                 llamada("p3", "leer", ruta="recetas/salmorejo.txt")],
+    "salmorejo": SALMOREJO,
+    "esquema": [llamada("e1", "leer", rutas=["lista.txt"]), llamada("e2", "borrar", ruta="lista.txt"),
+                llamada("e3", "escribir", ruta="lista.txt", contenido=["tomates"]),
+                llamada("e4", "escribir", ruta="notas/cena.txt", contenido="", modo="añadir"),
+                llamada("e5", "listar"), llamada("e6", "leer", ruta=7)],
+    "excepciones": [(llamada("x1", "leer", ruta="recetas/salmorejo.txt"), None),
+                    (llamada("x2", "leer", ruta="lista.txt"), PermissionError("no tienes permiso para leer 'lista.txt'")),
+                    (llamada("x3", "escribir", ruta="lista.txt", contenido="pan"), OSError(28, "no queda espacio en el disco")),
+                    (llamada("x4", "listar", carpeta="recetas/"), RuntimeError()),
+                    (llamada("x5", "buscar", patron="ajo"), ValueError("patrón", 3)),
+                    (llamada("x6", "leer", ruta="lista.txt"), KeyError("lista.txt")),
+                    (llamada("x7", "escribir", ruta="a.txt", contenido="b"), _FalloRaro()),
+                    (llamada("x8", "leer", ruta="lista.txt"), TimeoutError("el disco no contesta"))],
+    "una-vez": [(llamada("u1", "leer", ruta="lista.txt"), None), (llamada("u2", "leer", ruta="no.txt"), None),
+                (llamada("u3", "escribir", ruta="lista.txt", contenido="pan"), None),
+                (llamada("u4", "listar", carpeta="recetas/"), None),
+                (llamada("u5", "leer", ruta="lista.txt"), TimeoutError("el disco no contesta")),
+                (llamada("u6", "escribir", ruta="lista.txt", contenido="pan"), ConnectionResetError("se ha cortado"))],
+    "sin-arreglos": [llamada("a1", "leer", rutas=["recetas/tortilla.txt"]), llamada("a2", "leer", ruta="recetas/tortila.txt"),
+                     llamada("a3", "escribir", ruta="lista.txt"), llamada("a4", "leer", ruta="Lista.txt"),
+                     llamada("a5", "leer", ruta=["lista.txt"]), llamada("a6", "listar", carpeta="recetas")],
+    "resultados": [(llamada("toolu_01Xq", "leer", ruta="aviso.txt"), dict(ENTORNO, **{"aviso.txt": "no existe el fichero 'x.txt'"})),
+                   (llamada("r2", "leer", ruta="vacío.txt"), dict(ENTORNO, **{"vacío.txt": ""})),
+                   (llamada("r3", "leer", ruta="año.txt"), dict(ENTORNO, **{"año.txt": "  Año nuevo: ñoquis y jamón\n"})),
+                   (llamada("r4", "buscar", patron="salmorejo"), ENTORNO),
+                   (llamada("r5", "buscar", patron="aceite"), ENTORNO),
+                   (llamada("r6", "listar", carpeta="postres/"), ENTORNO)],
+    "escrituras": [llamada("w1", "escribir", ruta="lista.txt", contenido="pan, leche, patatas, tomates"),
+                   llamada("w2", "escribir", ruta="notas/compra.txt", contenido="Comprar el sábado.")],
+    "guiones": [
+        # Tres llamadas en un turno, la primera mala, y una escritura al final.
+        ([INICIO[0], ("usuario", "Apunta en lista.txt lo que lleva la tortilla y no tengo.")],
+         [[llamada("a", "leer", ruta="recetas/tortila.txt"), llamada("b", "leer", ruta="lista.txt"),
+           llamada("c", "buscar", patron="tortilla")],
+          [texto("Me he equivocado de nombre."), llamada("d", "leer", ruta="recetas/tortilla.txt"),
+           llamada("e", "escribir", ruta="lista.txt")],
+          [llamada("f", "escribir", ruta="lista.txt", contenido=_TORTILLA)],
+          [texto("He añadido huevos y cebolla."), texto("¿Algo más?")]],
+         [[error("a", "no existe el fichero 'recetas/tortila.txt'"), resultado("b", ENTORNO["lista.txt"]),
+           resultado("c", "")],
+          [resultado("d", ENTORNO["recetas/tortilla.txt"]), error("e", "no se ha ejecutado: falta el campo 'contenido'")],
+          [resultado("f", "escritos 36 caracteres en lista.txt")],
+          None],
+         10, ("fin", "He añadido huevos y cebolla. ¿Algo más?"), dict(ENTORNO, **{"lista.txt": _TORTILLA})),
+        # Un modelo que insiste en una llamada que falla: lo para el tope, no ejecutar.
+        ([INICIO[0], ("usuario", "Lee la receta del salmorejo.")],
+         [[llamada("s", "leer", ruta="recetas/salmorejo.txt")]] * 3,
+         [[error("s", "no existe el fichero 'recetas/salmorejo.txt'")]] * 3,
+         3, ("tope", None), ENTORNO),
+    ],
+}
+
+# Las celdas ejecutar-* y sus cláusulas. Las de conversaciones enteras no restan dos veces.
+COMPROBACIONES = {nombre: CLAUSULAS[nombre] for nombre in
+                  ("salmorejo", "esquema", "excepciones", "una-vez", "sin-arreglos", "resultados", "escrituras", "guiones")}
+_ENTERAS = {"salmorejo", "guiones"}
+# Dónde resta cada equivocación de una cláusula; las demás (no contestar) restan donde ocurren.
+CASA = {d: celda for celda, diagnosticos in {
+    "esquema": ["ejecuta-sin-esquema", "motivo-sin-prefijo", "motivo-cambiado"],
+    "excepciones": ["captura-solo-un-tipo", "contenido-repr", "prefijo-en-el-mensaje", "no-se-ha-ejecutado-al-fallar",
+                    "error-como-resultado", "contenido-no-es-texto", "mensaje-cambiado"],
+    "una-vez": ["reintenta", "ejecuta-dos-veces"],
+    "sin-arreglos": ["arregla-la-llamada"],
+    "resultados": ["resultado-cambiado", "vacio-es-error"],
+    "escrituras": ["trabaja-en-una-copia"],
+}.items() for d in diagnosticos}
+
+_VEREDICTOS = weakref.WeakKeyDictionary()  # ejecutar → {cláusula: (texto, diagnóstico o None si se cumple)}
+
+
+def _clausula(nombre, ejecutar):
+    """(frase de ✔, None) si `ejecutar` cumple la cláusula con los casos ocultos; si no, (motivo, diagnóstico)."""
+    dueño = getattr(ejecutar, "__self__", ejecutar)  # el código en su jaula, o la función del cuaderno
     try:
-        como, final, M = bucle(modelo, INICIO, entorno, 10, lambda ll, e: _llama(ejecutar, ll, e))
-    except FueraDelGuion as e:
-        raise Suspenso("La conversación del salmorejo se sale del guion en el %s" % e) from None
-    if (como, final) != ("fin", FINAL):
-        raise Suspenso("La conversación debería terminar en 'fin' con %r y termina en %r con %r" % (FINAL, como, final))
-    for mensaje, visto in zip(M[3::2], VISTO):
-        for obs, esperada in zip(mensaje[1], visto):
-            motivo = _diferencia(obs, esperada)
-            if motivo:
-                raise Suspenso("En la traza del salmorejo, la observación %s no es la esperada: %s" % (muestra(obs), motivo))
-    cambiados = sorted(r for r in set(entorno) | set(ENTORNO) if entorno.get(r) != ENTORNO.get(r))
-    if cambiados:
-        raise Suspenso("La traza del salmorejo no debe cambiar ningún fichero, y han cambiado: %s" % ", ".join(cambiados))
-    return "la traza del salmorejo entera: cuatro turnos, cada observación exacta y los ficheros sin tocar"
+        hechos = _VEREDICTOS.setdefault(dueño, {})
+    except TypeError:
+        hechos = {}
+    if nombre not in hechos:
+        try:
+            hechos[nombre] = (CLAUSULAS[nombre](lambda ll, e: probar(ejecutar, ll, e, SEGUNDOS), CASOS[nombre]), None)
+        except NoCumple as e:
+            hechos[nombre] = (str(e), e.diagnostico or "")
+    return hechos[nombre]
 
 
-def _esquema(ejecutar):
-    for ll in [llamada("e1", "leer", rutas=["lista.txt"]),
-               llamada("e2", "borrar", ruta="lista.txt"),
-               llamada("e3", "escribir", ruta="lista.txt", contenido=["tomates"]),
-               llamada("e4", "escribir", ruta="notas/cena.txt", contenido="", modo="añadir"),
-               llamada("e5", "listar"),
-               llamada("e6", "leer", ruta=7)]:
-        entorno = _Espia(ENTORNO)
-        _observa(ejecutar, ll, entorno, error(ll["id"], "no se ha ejecutado: " + incumple(ll)))
-        if entorno.usos or entorno != ENTORNO:
-            raise Suspenso("La llamada %s no cumple su esquema y no debería ejecutarse, pero su herramienta "
-                           "ha tocado el entorno." % muestra(ll))
-    return "las llamadas que no cumplen su esquema no se ejecutan y dicen por qué"
+def veredicto(nombre, ejecutar):
+    """(aprobada, texto, diagnósticos) de la celda `ejecutar-<nombre>`."""
+    jaula = getattr(ejecutar, "__self__", None)
+    # El código de la respuesta en su jaula (course.aislado) dice aparte si no se ha podido cargar.
+    no_carga = jaula.cargar() if type(jaula).__module__ == "course.aislado.cliente" else None
+    if no_carga:
+        return False, str(NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")), ["no-carga"]
+    texto_contesta, sin_respuesta = _clausula("contesta", ejecutar)
+    if sin_respuesta is not None:
+        return False, "Sin respuesta no hay puntos en el desafío. " + texto_contesta, [sin_respuesta] if sin_respuesta else []
+    frase, diagnostico = _clausula(nombre, ejecutar)
+    if diagnostico is None:
+        return True, frase, []
+    if nombre in _ENTERAS:
+        ajenos = [(d, CASA[d]) for d in (_clausula(o, ejecutar)[1] for o in COMPROBACIONES if o not in _ENTERAS)
+                  if d in CASA]
+        if ajenos:
+            d, celda = ajenos[0]
+            return True, ("esta conversación falla por «%s», que ya resta en la prueba ejecutar-%s: no cuenta dos "
+                          "veces.\n  (%s)" % (DIAGNOSTICOS[d], celda, frase.split("\n")[0])), []
+    return False, frase, [diagnostico] if diagnostico else []
 
 
-def _excepciones(ejecutar):
-    casos = [
-        (llamada("x1", "leer", ruta="recetas/salmorejo.txt"), None, "no existe el fichero 'recetas/salmorejo.txt'"),
-        (llamada("x2", "leer", ruta="lista.txt"), PermissionError("no tienes permiso para leer 'lista.txt'"), None),
-        (llamada("x3", "escribir", ruta="lista.txt", contenido="pan"), OSError(28, "no queda espacio en el disco"), None),
-        (llamada("x4", "listar", carpeta="recetas/"), RuntimeError(), None),
-        (llamada("x5", "buscar", patron="ajo"), ValueError("patrón", 3), None),
-        (llamada("x6", "leer", ruta="lista.txt"), KeyError("lista.txt"), None),
-        (llamada("x7", "escribir", ruta="a.txt", contenido="b"), _FalloRaro(), None),
-    ]
-    for ll, fallo, mensaje in casos:
-        entorno = dict(ENTORNO) if fallo is None else _Roto(fallo)
-        _observa(ejecutar, ll, entorno, error(ll["id"], mensaje if fallo is None else str(fallo)))
-    return "cualquier excepción vuelve como error con su mensaje: también sin mensaje o con varios argumentos"
-
-
-def _una_vez(ejecutar):
-    for ll, entorno in [(llamada("u1", "leer", ruta="lista.txt"), _Espia(ENTORNO)),
-                        (llamada("u2", "leer", ruta="no.txt"), _Espia(ENTORNO)),
-                        (llamada("u3", "escribir", ruta="lista.txt", contenido="pan"), _Espia(ENTORNO)),
-                        (llamada("u4", "listar", carpeta="recetas/"), _Espia(ENTORNO)),
-                        (llamada("u5", "leer", ruta="lista.txt"), _Roto(TimeoutError("el disco no contesta")))]:
-        # Cada llamada tiene que recibir su observación; su forma la miran las otras pruebas, aquí se cuenta.
-        _llama(ejecutar, ll, entorno)
-        if entorno.usos == 0:
-            raise Suspenso("Con la llamada %s la herramienta no se ha ejecutado, aunque la llamada cumple su esquema." % muestra(ll))
-        if entorno.usos > 1:
-            raise Suspenso("Con la llamada %s la herramienta se ha ejecutado %d veces, y debe ejecutarse una sola: "
-                           "repetirla es cosa del modelo, no del harness." % (muestra(ll), entorno.usos))
-    return "cada herramienta se ejecuta una vez por llamada, ni más ni menos"
-
-
-def _resultados(ejecutar):
-    entorno = dict(ENTORNO, **{"aviso.txt": "no existe el fichero 'x.txt'", "vacío.txt": "",
-                               "año.txt": "  Año nuevo: ñoquis y jamón\n"})
-    for ll, contenido in [(llamada("toolu_01Xq", "leer", ruta="aviso.txt"), "no existe el fichero 'x.txt'"),
-                          (llamada("r2", "leer", ruta="vacío.txt"), ""),
-                          (llamada("r3", "leer", ruta="año.txt"), "  Año nuevo: ñoquis y jamón\n"),
-                          (llamada("r4", "buscar", patron="salmorejo"), ""),
-                          (llamada("r5", "buscar", patron="aceite"), buscar(entorno, "aceite")),
-                          (llamada("r6", "listar", carpeta="postres/"), "")]:
-        _observa(ejecutar, ll, entorno, resultado(ll["id"], contenido))
-    return "lo que devuelve una herramienta llega tal cual, con is_error False, también si está vacío"
-
-
-def _escrituras(ejecutar):
-    entorno = dict(ENTORNO)
-    for ll in [llamada("w1", "escribir", ruta="lista.txt", contenido="pan, leche, patatas, tomates"),
-               llamada("w2", "escribir", ruta="notas/compra.txt", contenido="Comprar el sábado.")]:
-        _observa(ejecutar, ll, entorno, resultado(ll["id"], escribir({}, ll["input"]["ruta"], ll["input"]["contenido"])))
-        if entorno.get(ll["input"]["ruta"]) != ll["input"]["contenido"]:
-            raise Suspenso("Tras %s el fichero %s debería contener %r y contiene %r: escribe en el entorno que "
-                           "recibe ejecutar, no en una copia." % (muestra(ll), ll["input"]["ruta"],
-                                                                 ll["input"]["contenido"], entorno.get(ll["input"]["ruta"])))
-    _observa(ejecutar, llamada("w3", "leer", ruta="lista.txt"), entorno, resultado("w3", "pan, leche, patatas, tomates"))
-    return "lo que escribe escribir queda en el entorno que recibe ejecutar"
-
-
-def _conversacion(inicio, respuestas, visto, ejecutar, tope):
-    entorno = dict(ENTORNO)
-    modelo = ModeloGuionizado(guion_de(inicio, respuestas, visto))
-    try:
-        return bucle(modelo, inicio, entorno, tope, lambda ll, e: _llama(ejecutar, ll, e)) + (entorno,)
-    except FueraDelGuion as e:
-        raise Suspenso("En la conversación %r el modelo guionizado ha recibido lo que no esperaba, en el %s"
-                       % (inicio[-1][1], e)) from None
-
-
-def _guiones(ejecutar):
-    # Una conversación con tres llamadas en un turno, la primera mala, y una escritura al final.
-    inicio = [INICIO[0], ("usuario", "Apunta en lista.txt lo que lleva la tortilla y no tengo.")]
-    respuestas = [
-        [llamada("a", "leer", ruta="recetas/tortila.txt"), llamada("b", "leer", ruta="lista.txt"),
-         llamada("c", "buscar", patron="tortilla")],
-        [texto("Me he equivocado de nombre."), llamada("d", "leer", ruta="recetas/tortilla.txt"),
-         llamada("e", "escribir", ruta="lista.txt")],
-        [llamada("f", "escribir", ruta="lista.txt", contenido="pan, leche, patatas, huevos, cebolla")],
-        [texto("He añadido huevos y cebolla."), texto("¿Algo más?")],
-    ]
-    visto = [
-        [error("a", "no existe el fichero 'recetas/tortila.txt'"), resultado("b", ENTORNO["lista.txt"]),
-         resultado("c", "")],
-        [resultado("d", ENTORNO["recetas/tortilla.txt"]), error("e", "no se ha ejecutado: falta el campo 'contenido'")],
-        [resultado("f", "escritos 36 caracteres en lista.txt")],
-        None,
-    ]
-    como, final, M, entorno = _conversacion(inicio, respuestas, visto, ejecutar, 10)
-    if (como, final) != ("fin", "He añadido huevos y cebolla. ¿Algo más?"):
-        raise Suspenso("La conversación de la tortilla debería terminar en 'fin' y termina en %r" % como)
-    if entorno["lista.txt"] != "pan, leche, patatas, huevos, cebolla":
-        raise Suspenso("Tras la conversación de la tortilla, lista.txt debería ser %r y es %r"
-                       % ("pan, leche, patatas, huevos, cebolla", entorno["lista.txt"]))
-
-    # Un modelo que insiste en una llamada que falla: lo para el tope, no ejecutar.
-    inicio = [INICIO[0], ("usuario", "Lee la receta del salmorejo.")]
-    insiste = [llamada("s", "leer", ruta="recetas/salmorejo.txt")]
-    como, final, M, entorno = _conversacion(inicio, [insiste] * 3,
-                                            [[error("s", "no existe el fichero 'recetas/salmorejo.txt'")]] * 3,
-                                            ejecutar, 3)
-    if (como, final) != ("tope", None):
-        raise Suspenso("Un modelo que insiste tres veces con tope 3 debería acabar en 'tope' y acaba en %r" % como)
-    return "conversaciones que no estaban en el cuaderno, también una que acaba en el tope"
-
-
-COMPROBACIONES = {"salmorejo": _salmorejo, "esquema": _esquema, "excepciones": _excepciones,
-                  "una-vez": _una_vez, "resultados": _resultados, "escrituras": _escrituras, "guiones": _guiones}
+def diagnosticos(nombre, ejecutar):
+    """Los nombres de las equivocaciones que resta la celda `ejecutar-<nombre>` (vacía si aprueba)."""
+    return veredicto(nombre, ejecutar)[2]
 
 
 def comprobar(nombre, ejecutar=None):
@@ -290,8 +172,8 @@ def comprobar(nombre, ejecutar=None):
     if ejecutar is None:
         ejecutar = sys._getframe(1).f_globals.get("ejecutar")
     if not callable(ejecutar):
-        raise Suspenso("No encuentro tu función ejecutar. ¿Ha dado error la celda de tu respuesta? "
-                       "Ejecútala y mira qué dice.")
-    # Sin respuesta no hay puntos, tampoco los de la mitad que ya venía hecha.
-    _llama(ejecutar, llamada("p0", "leer", ruta="lista.txt"), dict(ENTORNO), sin_contestar=True)
-    print("✔ " + COMPROBACIONES[nombre](ejecutar))
+        raise Suspenso(str(NoCumple("No encuentro tu función ejecutar.", "no-carga")), ["no-carga"])
+    aprobada, texto_, diagnosticos_ = veredicto(nombre, ejecutar)
+    if not aprobada:
+        raise Suspenso(texto_, diagnosticos_)
+    print("✔ " + texto_)

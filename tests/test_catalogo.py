@@ -4,7 +4,9 @@ Cada fichero de tests/catalogo/ es lo que un estudiante escribiría en la celda 
 `ejecutar`. Su docstring dice en la primera línea qué hace; en la línea `esperado:`, cuántos puntos
 merece en cada celda de prueba `ejecutar-*`; y, si el corrector no le da eso, en una línea
 `discrepancia: CELDAS | motivo` en qué celdas y por qué creemos que se equivoca el corrector
-(esas celdas se comprueban aparte, como fallos esperados, y avisan cuando el corrector cambia).
+(esas celdas se comprueban aparte, como fallos esperados, y avisan cuando el corrector cambia);
+en la línea `diagnóstico:`, qué equivocaciones tiene que reconocer el corrector (`ninguno` si es
+correcta), por su nombre de `course.calificacion.DIAGNOSTICOS`.
 
 El módulo monta un curso temporal, genera la tarea, entrega un cuaderno por fichero (con el
 cuestionario bien contestado, sacado de las soluciones del cuaderno fuente) y unos pocos con el
@@ -14,6 +16,7 @@ las notas del gradebook.
 
 import contextlib
 import json
+from html import unescape
 import os
 import re
 import shutil
@@ -44,6 +47,7 @@ class Entrega(NamedTuple):
     descripcion: str     # qué hace, en una línea
     esperado: dict       # grade_id → puntos que merece
     discrepancias: dict  # grade_id → por qué el corrector no le da lo esperado
+    diagnosticos: set    # los nombres de las equivocaciones que debe reconocer el corrector
 
 
 def leer_entrega(fichero):
@@ -53,8 +57,10 @@ def leer_entrega(fichero):
     discrepancias = {}
     for celdas, motivo in re.findall(r"^discrepancia:([^|]*)\|(.*)$", cabecera, re.M):
         discrepancias.update({"ejecutar-" + c: motivo.strip() for c in celdas.split()})
+    diagnosticos = re.search(r"^diagnóstico:(.*)$", cabecera, re.M)
+    diagnosticos = set(diagnosticos.group(1).split()) - {"ninguno"} if diagnosticos else set()
     return Entrega(codigo, cabecera.strip().splitlines()[0],
-                   {"ejecutar-" + k: float(v) for k, v in (p.split("=") for p in esperado)}, discrepancias)
+                   {"ejecutar-" + k: float(v) for k, v in (p.split("=") for p in esperado)}, discrepancias, diagnosticos)
 
 
 ENTREGAS = {f.stem: leer_entrega(f) for f in sorted(CATALOGO.glob("*.py"))}
@@ -220,6 +226,7 @@ def corregido(tmp_path_factory, request):
     espia.close()
     _avisa(request, "\nnbgrader autograde: %d cuadernos en %.0f s (%.1f s por cuaderno)"
            % (len(esperado), segundos, segundos / len(esperado)))
+    _nbgrader(curso, "generate_feedback", TAREA, "--force")
 
     notas, totales = {}, {}
     with Gradebook("sqlite:///%s" % (curso / "gradebook.db")) as gb:
@@ -306,6 +313,60 @@ if DISCREPANCIAS:  # sólo mientras haya alguna
     def test_discrepancia_con_el_corrector(corregido, estudiante, celda):
         """Lo que creemos que debería dar el corrector y hoy no da. Si pasa, el corrector ha cambiado: quita la línea."""
         assert corregido["notas"][estudiante][celda] == ENTREGAS[estudiante].esperado[celda]
+
+
+# Los diagnósticos
+
+def test_todas_las_entregas_mal_tienen_un_diagnostico():
+    from course.calificacion import DIAGNOSTICOS
+    for estudiante, entrega in ENTREGAS.items():
+        assert entrega.diagnosticos <= set(DIAGNOSTICOS), (estudiante, entrega.diagnosticos - set(DIAGNOSTICOS))
+        assert bool(entrega.diagnosticos) == estudiante.startswith("mal_"), estudiante
+
+
+def _diagnosticos(corregido, estudiante):
+    """celda ejecutar-* → los nombres que el corrector ha dejado en sus metadatos."""
+    cuaderno = nbformat.read(corregido["curso"] / "autograded" / estudiante / TAREA / CUADERNO, as_version=4)
+    return {g: c.metadata["curso"]["diagnosticos"] for g, c in _celdas(cuaderno).items() if g.startswith("ejecutar-")}
+
+
+def test_cada_equivocacion_del_catalogo_se_reconoce_por_su_nombre(corregido):
+    fallos = []
+    for estudiante, entrega in ENTREGAS.items():
+        por_celda = _diagnosticos(corregido, estudiante)
+        vistos = {d for nombres in por_celda.values() for d in nombres}
+        if vistos != entrega.diagnosticos:
+            fallos.append("  %-30s esperado %s, reconocido %s" % (estudiante, sorted(entrega.diagnosticos), sorted(vistos)))
+        # Una celda con nota tiene la lista vacía; una sin nota, por qué, si se reconoce.
+        for celda, nombres in por_celda.items():
+            if corregido["notas"][estudiante][celda] == corregido["maximos"][celda] and nombres:
+                fallos.append("  %-30s %s tiene nota y diagnóstico %s" % (estudiante, celda, nombres))
+    assert not fallos, "diagnósticos distintos de los esperados:\n" + "\n".join(fallos)
+
+
+def test_una_equivocacion_resta_en_una_sola_celda(corregido):
+    """Salvo las que dejan sin respuesta (entonces no hay puntos en ninguna), cada una resta en su celda y solo en ella."""
+    from course.calificacion import CASA
+    for estudiante, entrega in ENTREGAS.items():
+        sin_respuesta = not any(entrega.esperado.values())  # p. ej. reintenta sin fin: no contesta
+        if entrega.diagnosticos and entrega.diagnosticos <= set(CASA) and not sin_respuesta:
+            perdidas = {c for c, v in corregido["notas"][estudiante].items() if c.startswith("ejecutar-") and v < corregido["maximos"][c]}
+            assert perdidas == {"ejecutar-" + CASA[d] for d in entrega.diagnosticos}, (estudiante, perdidas)
+
+
+def test_la_retroalimentacion_nombra_cada_equivocacion(corregido):
+    """El HTML que recibe el estudiante dice qué equivocación es, con su nombre, y qué enseña la lección en su lugar."""
+    from harness.revision import DIAGNOSTICOS
+    fallos = []
+    for estudiante, entrega in ENTREGAS.items():
+        html = (corregido["curso"] / "feedback" / estudiante / TAREA / CUADERNO.replace(".ipynb", ".html")).read_text(encoding="utf-8")
+        html = unescape(re.sub(r"<[^>]*>", "", html))
+        for nombre in entrega.diagnosticos:
+            etiqueta, leccion = DIAGNOSTICOS[nombre]
+            for trozo in (nombre, etiqueta, leccion[:40]):
+                if trozo not in html:
+                    fallos.append("  %-30s no dice %r" % (estudiante, trozo))
+    assert not fallos, "\n".join(fallos)
 
 
 # Lo que lee el estudiante
@@ -400,7 +461,11 @@ def test_validate_del_estudiante_dice_lo_mismo_que_autograde(corregido, estudian
     fallos = Validator().validate(str(copia)).get("failed", [])
     falla_el_salmorejo = any("bucle(" in f["source"] for f in fallos)
     assert not [f for f in fallos if "respuesta_" in f["source"]], "el cuestionario está contestado"
-    aprobado = corregido["notas"][estudiante]["ejecutar-salmorejo"] == corregido["maximos"]["ejecutar-salmorejo"]
+    # La celda del salmorejo puntúa, sin que pase la prueba visible, cuando su fallo ya resta en otra celda.
+    cuaderno = nbformat.read(corregido["curso"] / "autograded" / estudiante / TAREA / CUADERNO, as_version=4)
+    salida = "".join(o.get("text", "") for o in _celdas(cuaderno)["ejecutar-salmorejo"].outputs)
+    aprobado = (corregido["notas"][estudiante]["ejecutar-salmorejo"] == corregido["maximos"]["ejecutar-salmorejo"]
+                and "no cuenta dos veces" not in salida)
     assert falla_el_salmorejo != aprobado, (estudiante, fallos)
 
 

@@ -66,7 +66,7 @@ def test_los_nombres_que_ve_el_gradebook():
     ids = [p["grade_id"] for p in pruebas]
     assert all(i.startswith(("ejecutar-", "pregunta-")) for i in ids)
     assert sorted(i for i in ids if i.startswith("pregunta-")) == ["pregunta-%d" % n for n in (1, 2, 3, 4)]
-    assert sum(p["points"] for p in pruebas if p["grade_id"].startswith("ejecutar-")) == 10
+    assert sum(p["points"] for p in pruebas if p["grade_id"].startswith("ejecutar-")) == 12
     orden = _ids(fuente)
     assert orden.index("pregunta-4") < orden.index("ejecutar") < min(orden.index(i) for i in ids if i.startswith("ejecutar-"))
 
@@ -121,7 +121,7 @@ def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
     assert set(notas) == {p.stem for p in corregir.EJEMPLOS.glob("*.toml")}
     for estudiante, (puntos, maximo) in notas.items():
         esperado = corregir.leer_ejemplo(corregir.EJEMPLOS / (estudiante + ".toml")).get("nota")
-        assert maximo == 14
+        assert maximo == 16
         assert puntos == esperado, estudiante
     csv = (raiz / "exports" / "notas.csv").read_text()
     assert all(e in csv for e in notas)
@@ -129,7 +129,7 @@ def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
         html = (raiz / "feedback" / estudiante / TAREA / (TAREA + ".html")).read_text(encoding="utf-8")
         assert "✔" in html or "No pasa" in html
         # Los rótulos de la retroalimentación, en español (course/plantillas/retroalimentacion).
-        assert "%s: %g de 14 puntos" % (TAREA, notas[estudiante][0]) in re.sub(r"\s+", " ", html)
+        assert "%s: %g de 16 puntos" % (TAREA, notas[estudiante][0]) in re.sub(r"\s+", " ", html)
         assert "Score" not in html and "Test cell" not in html and "Student" not in html
 
 

@@ -208,7 +208,9 @@ class CodigoAislado:
             return {"excepcion": de_excepcion(RuntimeError("operación no permitida"))}
         operaciones = {"contiene": lambda: a[0] in entorno, "lee": lambda: entorno[a[0]],
                        "escribe": lambda: entorno.__setitem__(a[0], a[1]), "borra": lambda: entorno.__delitem__(a[0]),
-                       "claves": lambda: list(entorno), "cuantos": lambda: len(entorno)}
+                       "claves": lambda: list(entorno), "cuantos": lambda: len(entorno),
+                       # una herramienta va a correr: el entorno espía de la comprobación la apunta
+                       "corre": lambda: getattr(entorno, "corre", lambda *_: None)(*a)}
         if entorno is None or pedido["op"] not in operaciones:
             return {"excepcion": de_excepcion(RuntimeError("operación no permitida"))}
         try:
@@ -272,7 +274,7 @@ class CodigoAislado:
                 porque = ""
             self.agotada = True
             raise Suspenso("ejecutar no ha terminado en %s con la llamada %s.%s\n"
-                           "¿Hay un bucle que repite la llamada? La función se llama una vez como mucho."
+                           "¿Hay un bucle que repite la llamada? La herramienta se ejecuta una vez como mucho."
                            % (en_segundos(tope), muestra(llamada), porque)) from None
         except BaseException as e:
             if not isinstance(e, Exception):  # la alarma de respaldo de calificacion.py, o una interrupción

@@ -254,7 +254,19 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
             codigo.cargar()  # antes de las comprobaciones, para que su tope de tiempo no cuente la carga
             for celda in filter(_decide_el_corrector, nb.cells):
                 celda.outputs = _salida(lambda: _decidir(_grade_id(celda), codigo, respuestas))
+                _anota_diagnosticos(celda, codigo)
         return nb, resources
+
+
+def _anota_diagnosticos(celda, codigo):
+    """En cada celda ejecutar-*, los nombres de las equivocaciones que le restan (para el informe de la clase)."""
+    tipo, _, nombre = _grade_id(celda).partition("-")
+    if tipo == "ejecutar":
+        try:
+            diagnosticos = calificacion.diagnosticos(nombre, codigo.ejecutar)
+        except Exception:  # el veredicto ya está escrito; sin diagnóstico no se pierde nada
+            diagnosticos = []
+        celda.metadata.setdefault("curso", {})["diagnosticos"] = diagnosticos
 
 
 def _decidir(grade_id, codigo, respuestas):

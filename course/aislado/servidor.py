@@ -130,6 +130,15 @@ class EntornoRemoto(MutableMapping):
         return self._op("cuantos")
 
 
+_EN_CURSO = []  # el entorno remoto de la llamada que se está contestando
+
+
+def _corre(nombre, argumentos, entorno):
+    """Una herramienta va a correr: el corrector la apunta (y puede hacerla fallar, que es como prueba las excepciones)."""
+    if _EN_CURSO:
+        _EN_CURSO[0]._op("corre", nombre, argumentos, entorno is _EN_CURSO[0])
+
+
 def _espacio(codigo):
     """El espacio de nombres del cuaderno antes de la respuesta, y la respuesta ejecutada en él."""
     espacio = {"__name__": "__main__"}
@@ -144,6 +153,8 @@ def main():
     sys.setrecursionlimit(3000)
     espacio = None
     import harness.salmorejo  # noqa: F401 (cargado ya, el tope de la carga de una respuesta es solo para ella)
+    from harness.revision import vigilar
+    vigilar([], _corre)  # para toda la vida de la jaula: el código del estudiante ve ya las herramientas vigiladas
     canal.enviar({"listo": True})
     while True:
         orden = canal.recibir()
@@ -160,7 +171,11 @@ def main():
                 if not callable(ejecutar):
                     canal.enviar({"falta": "ejecutar"})
                     continue
-                obs = ejecutar(decodificar(orden["llamada"]), EntornoRemoto(canal))
+                _EN_CURSO[:] = [EntornoRemoto(canal)]
+                try:
+                    obs = ejecutar(decodificar(orden["llamada"]), _EN_CURSO[0])
+                finally:
+                    _EN_CURSO.clear()
                 canal.enviar({"devuelve": codificar(obs)})
         except BaseException as e:  # también SystemExit y KeyboardInterrupt: el corrector decide
             canal.enviar({"excepcion": de_excepcion(e)})

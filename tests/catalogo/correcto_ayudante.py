@@ -1,6 +1,7 @@
 """Define en la misma celda una función auxiliar que ejecuta y convierte la excepción en (ok, texto).
 
-esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: ninguno
 """
 
 

@@ -1,6 +1,7 @@
 """Hace de ejecutar una instancia invocable de una clase que guarda las funciones y separa cada paso en métodos.
 
-esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: ninguno
 """
 
 

@@ -1,6 +1,7 @@
 """Conserva el código inicial de la celda línea a línea y sólo cambia el esqueleto por un try/except.
 
-esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: ninguno
 """
 def ejecutar(llamada, entorno):
     """La observación que contesta a `llamada`: un tool_result con su id. No lanza nunca."""

@@ -1,6 +1,7 @@
 """Guarda el fallo en una variable y sale pronto en cada caso, sin anidar nada dentro del try.
 
-esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: ninguno
 """
 
 

@@ -1,8 +1,7 @@
 """Deja la ejecución como en la primera celda de la lección: contesta al esquema, pero la excepción de la función aún sale de ejecutar.
 
-esperado: salmorejo=0 esquema=1 excepciones=0 una-vez=0 resultados=1 escrituras=1 guiones=0
-Lanza con alguna llamada en vez de contestarla, y una llamada sin observación tampoco cuenta
-como ejecutada «una vez»: pierde también ese punto.
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
+diagnóstico: lanza-al-fallar
 """
 
 

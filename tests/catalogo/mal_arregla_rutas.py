@@ -1,6 +1,7 @@
 """Arregla por su cuenta la llamada a leer con `rutas` (lee la primera) en vez de contar el error del esquema.
 
-esperado: salmorejo=0 esquema=0 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=1
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=0 resultados=1 escrituras=1 guiones=2
+diagnóstico: arregla-la-llamada
 """
 
 

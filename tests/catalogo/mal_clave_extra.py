@@ -1,6 +1,7 @@
 """Añade al error de ejecución una clave de más con el tipo de la excepción.
 
-esperado: salmorejo=0 esquema=1 excepciones=0 una-vez=1 resultados=1 escrituras=1 guiones=0
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
+diagnóstico: no-es-un-tool-result
 """
 
 

@@ -1,6 +1,7 @@
 """Devuelve el mensaje de la excepción dentro de una lista de bloques de texto en vez de como texto.
 
-esperado: salmorejo=0 esquema=1 excepciones=0 una-vez=1 resultados=1 escrituras=1 guiones=0
+esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: contenido-no-es-texto
 """
 
 

@@ -1,6 +1,7 @@
 """Pone la excepción misma como contenido del error, sin convertirla en texto.
 
-esperado: salmorejo=0 esquema=1 excepciones=0 una-vez=1 resultados=1 escrituras=1 guiones=0
+esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: contenido-no-es-texto
 """
 
 

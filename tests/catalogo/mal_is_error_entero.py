@@ -1,6 +1,7 @@
 """Escribe a mano las observaciones con is_error como entero (1 o 0) en vez de True o False.
 
-esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=1 resultados=0 escrituras=0 guiones=0
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
+diagnóstico: no-es-un-tool-result
 """
 
 

@@ -1,6 +1,7 @@
 """Pone is_error como el texto "true" o "false", como se escriben en JSON, en vez de un booleano.
 
-esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=1 resultados=0 escrituras=0 guiones=0
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
+diagnóstico: no-es-un-tool-result
 """
 
 

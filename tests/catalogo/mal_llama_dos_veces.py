@@ -1,6 +1,7 @@
 """Ejecuta la función una vez para ver si lanza y otra vez para quedarse con lo que devuelve.
 
-esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=0 resultados=1 escrituras=1 guiones=1
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=0 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: ejecuta-dos-veces
 """
 
 

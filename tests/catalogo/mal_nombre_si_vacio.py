@@ -1,6 +1,7 @@
 """Si la excepción no trae mensaje, pone el nombre de su clase en vez del texto vacío que da str(e).
 
-esperado: salmorejo=3 esquema=1 excepciones=0 una-vez=1 resultados=1 escrituras=1 guiones=1
+esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: mensaje-cambiado
 """
 
 

@@ -1,6 +1,7 @@
 """Si la función lanza, el harness la reintenta una vez por su cuenta antes de devolver el error.
 
-esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=0 resultados=1 escrituras=1 guiones=1
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=0 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: reintenta
 """
 
 

@@ -1,6 +1,7 @@
 """Reintenta en bucle hasta que la función no lance y captura BaseException, así que ni una interrupción lo para.
 
-esperado: salmorejo=0 esquema=1 excepciones=0 una-vez=0 resultados=1 escrituras=1 guiones=0
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
+diagnóstico: reintenta
 """
 
 

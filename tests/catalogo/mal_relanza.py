@@ -1,8 +1,7 @@
 """Captura la excepción pero la vuelve a lanzar envuelta en un RuntimeError con más contexto.
 
-esperado: salmorejo=0 esquema=1 excepciones=0 una-vez=0 resultados=1 escrituras=1 guiones=0
-Lanza con alguna llamada en vez de contestarla, y una llamada sin observación tampoco cuenta
-como ejecutada «una vez»: pierde también ese punto.
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
+diagnóstico: lanza-otra-excepcion
 """
 
 

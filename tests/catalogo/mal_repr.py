@@ -1,6 +1,7 @@
 """Devuelve repr(e) como contenido del error, con el nombre de la clase y las comillas.
 
-esperado: salmorejo=0 esquema=1 excepciones=0 una-vez=1 resultados=1 escrituras=1 guiones=0
+esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: contenido-repr
 """
 
 

@@ -1,6 +1,7 @@
 """Convierte lo devuelto con repr() antes de ponerlo en el resultado, y le añade comillas.
 
-esperado: salmorejo=0 esquema=1 excepciones=2 una-vez=1 resultados=0 escrituras=0 guiones=0
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=0 escrituras=1 guiones=2
+diagnóstico: resultado-cambiado
 """
 
 

@@ -1,6 +1,7 @@
 """La celda de respuesta tal como llega en release/, sin tocar: el esquema contesta y todo lo demás lanza NotImplementedError.
 
-esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 resultados=0 escrituras=0 guiones=0
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
+diagnóstico: sin-empezar
 """
 def ejecutar(llamada, entorno):
     """La observación que contesta a `llamada`: un tool_result con su id. No lanza nunca."""

@@ -1,6 +1,7 @@
 """Quita la comprobación del esquema y confía en que la función lance: la llamada mal formada se ejecuta.
 
-esperado: salmorejo=0 esquema=0 excepciones=2 una-vez=1 resultados=1 escrituras=1 guiones=0
+esperado: salmorejo=1 esquema=0 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: ejecuta-sin-esquema
 """
 
 

@@ -1,6 +1,7 @@
 """Tiene un error de sintaxis (faltan los dos puntos del except), así que la celda no define nada.
 
-esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 resultados=0 escrituras=0 guiones=0
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
+diagnóstico: no-carga
 """
 
 

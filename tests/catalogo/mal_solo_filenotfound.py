@@ -1,8 +1,7 @@
 """Sólo captura FileNotFoundError: cualquier otra excepción de la función sigue saliendo de ejecutar.
 
-esperado: salmorejo=3 esquema=1 excepciones=0 una-vez=0 resultados=1 escrituras=1 guiones=1
-Lanza con alguna llamada en vez de contestarla, y una llamada sin observación tampoco cuenta
-como ejecutada «una vez»: pierde también ese punto.
+esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: captura-solo-un-tipo
 """
 
 

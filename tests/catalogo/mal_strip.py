@@ -1,6 +1,7 @@
 """Limpia lo devuelto con .strip() y quita los espacios y saltos de línea de los extremos.
 
-esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=0 escrituras=1 guiones=1
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=0 escrituras=1 guiones=2
+diagnóstico: resultado-cambiado
 """
 
 

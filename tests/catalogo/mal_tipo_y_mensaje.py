@@ -1,6 +1,7 @@
 """Antepone el nombre de la excepción al mensaje: type(e).__name__ + ": " + str(e).
 
-esperado: salmorejo=0 esquema=1 excepciones=0 una-vez=1 resultados=1 escrituras=1 guiones=0
+esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: prefijo-en-el-mensaje
 """
 
 

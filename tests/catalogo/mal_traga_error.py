@@ -1,6 +1,7 @@
 """Se traga la excepción y devuelve su mensaje como un resultado normal, con is_error falso.
 
-esperado: salmorejo=0 esquema=1 excepciones=0 una-vez=1 resultados=1 escrituras=1 guiones=0
+esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: error-como-resultado
 """
 
 

@@ -1,6 +1,7 @@
 """Trata un resultado vacío (buscar sin coincidencias, carpeta vacía) como un error.
 
-esperado: salmorejo=3 esquema=1 excepciones=2 una-vez=1 resultados=0 escrituras=1 guiones=0
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=0 escrituras=1 guiones=2
+diagnóstico: vacio-es-error
 """
 
 

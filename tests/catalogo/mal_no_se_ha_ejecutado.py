@@ -1,0 +1,15 @@
+"""Pone «no se ha ejecutado: » también delante del mensaje de una excepción que la herramienta lanzó al ejecutarse.
+
+esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: no-se-ha-ejecutado-al-fallar
+"""
+
+
+def ejecutar(ll, entorno):
+    motivo = incumple(ll)
+    if motivo is not None:
+        return error(ll["id"], "no se ha ejecutado: " + motivo)
+    try:
+        return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
+    except Exception as e:
+        return error(ll["id"], "no se ha ejecutado: " + str(e))
