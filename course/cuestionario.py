@@ -21,7 +21,8 @@ from harness.cuestionario import FORMAS, RESPUESTA_MIME, FormatoNoValido, interp
 PREGUNTAS = {
     1: {
         "enunciado": "El modelo pide `leer` con `ruta=\"notas/compra.txt\"`, un fichero que no está en el "
-                     "entorno, y la función lanza `FileNotFoundError`. ¿Qué hace el harness de esta lección?",
+                     "entorno, y la función lanza `FileNotFoundError`. ¿Cómo reacciona nuestro harness, ya con el "
+                     "contrato nuevo?",
         "opciones": {
             "a": "Deja salir la excepción: el bucle se corta y el error le llega a quien llamó a `bucle`.",
             "b": "Repite la misma llamada dos o tres veces, por si a la segunda el fichero aparece.",
@@ -34,7 +35,7 @@ PREGUNTAS = {
         "explicaciones": {
             "a": "así se comportaba el harness antes de esta lección. Con el contrato nuevo, `ejecutar` captura "
                  "la excepción y la convierte en una observación que el modelo puede leer.",
-            "b": "el harness no reintenta por su cuenta. El entorno no ha cambiado, así que la llamada fallaría "
+            "b": "por iniciativa propia, el harness nunca vuelve a lanzar una llamada. El entorno no ha cambiado, así que la llamada fallaría "
                  "otra vez exactamente igual; pedir algo distinto le corresponde al modelo.",
             "c": "el fallo se le cuenta al modelo en la observación de su llamada, con el mensaje de la excepción, "
                  "y la conversación sigue: el siguiente paso lo elige el modelo.",
@@ -87,12 +88,12 @@ PREGUNTAS = {
         "idea": "`is_error` dice si la herramienta no pudo hacer su trabajo, no si la respuesta es decepcionante.",
     },
     4: {
-        "enunciado": "Supón que el entorno tuviera `añadir(ruta, contenido)`, que pega `contenido` al final del "
-                     "fichero, con su esquema. El modelo la ha pedido y ha recibido una de estas observaciones. "
+        "enunciado": "Imagina que `añadir(ruta, contenido)` fuera una herramienta más del entorno, con su propio "
+                     "esquema: coloca `contenido` detrás del texto que ya tenga el fichero. El modelo la ha pedido y ha recibido una de estas observaciones. "
                      "¿Después de cuáles puede pedirla otra vez (corregida, si hace falta) sin arriesgarse a "
                      "que el texto quede pegado dos veces? Marca todas las que valgan: se corrige a todo o nada.",
         "opciones": {
-            "a": "Error: `no se ha ejecutado: falta el campo 'contenido'`.",
+            "a": "Error: `no se ha ejecutado: añadir no tiene el campo 'texto'`.",
             "b": "Resultado: `lista.txt: 9 caracteres más (ahora tiene 28)`.",
             "c": "Error con el mensaje de una excepción que la función lanzó a medio trabajo: "
                  "`se ha llenado el disco`.",
