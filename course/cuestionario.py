@@ -72,7 +72,7 @@ PREGUNTAS = {
                 "con su marca de error.",
     },
     3: {
-        "enunciado": "Verdadero o falso: si el modelo llama a `buscar` con `patron=\"azafrán\"` y ninguna línea "
+        "enunciado": "Si el modelo llama a `buscar` con `patron=\"azafrán\"` y ninguna línea "
                      "del entorno contiene esa palabra, la observación tiene que llevar `is_error` verdadero.",
         "opciones": {
             True: "Verdadero: la búsqueda no ha encontrado nada, así que ha fallado.",
