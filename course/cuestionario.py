@@ -259,7 +259,9 @@ def celda_formativa(n):
               "pregunta(\n    %d,\n    opciones=%s,\n    correctas=%r,\n    explicaciones=%s,\n    varias=%r,\n)"
               % (n, n, dict_en_lineas(p["opciones"]), correctas, dict_en_lineas(p["explicaciones"]),
                  FORMAS[n] == "letras"))
-    return new_code_cell(fuente, metadata={"jupyter": {"source_hidden": True}, "cuestionario": n})
+    # Con un id fijo, la release sale igual byte a byte cada vez que se genera.
+    return new_code_cell(fuente, id="pregunta-%d-widget" % n, metadata={"jupyter": {"source_hidden": True},
+                                                                      "cuestionario": n})
 
 
 class Cuestionario(NbGraderPreprocessor):
@@ -280,9 +282,10 @@ class Cuestionario(NbGraderPreprocessor):
             if self.modo == "calificado":
                 celdas.append(celda)
             elif marca == "introduccion":
-                celdas.append(new_markdown_cell(INTRODUCCION["formativo"], metadata=dict(celda.metadata)))
+                celdas.append(new_markdown_cell(INTRODUCCION["formativo"], id=celda.id, metadata=dict(celda.metadata)))
             elif marca in PREGUNTAS:
-                celdas.append(new_markdown_cell(enunciado(marca, con_opciones=False), metadata=dict(celda.metadata)))
+                celdas.append(new_markdown_cell(enunciado(marca, con_opciones=False), id=celda.id,
+                                                metadata=dict(celda.metadata)))
             elif grade_id.startswith("respuesta-"):
                 celdas.append(celda_formativa(int(grade_id[10:])))
             elif not grade_id.startswith("pregunta-"):

@@ -126,7 +126,7 @@ class _Pregunta:
         self.caja = w.VBox([w.HTML("<i>%s</i>" % ayuda), *filas, self.boton, self.salida],
                            layout=w.Layout(width="100%"))
         self.caja.add_class("cuestionario")
-        self.boton.on_click(lambda _: self.comprobar())
+        self.boton.on_click(lambda _: self.contestar())
 
     def _elegir(self, clave, marcada):
         if marcada and not self.varias:  # de una sola: marcar una desmarca las demás
@@ -134,7 +134,7 @@ class _Pregunta:
                 if otra != clave:
                     casilla.value = False
 
-    def comprobar(self):
+    def contestar(self):
         """Enseña el veredicto de lo marcado y lo deja también en la copia que se guarda con el cuaderno."""
         marcadas = [c for c, casilla in self.casillas.items() if casilla.value]
         if not marcadas and not self.varias:

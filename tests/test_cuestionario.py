@@ -176,7 +176,7 @@ def _widget(n):
 def test_el_widget_acierta_y_explica_la_opcion_marcada():
     w = _widget(1)
     w.casillas["c"].value = True
-    w.comprobar()
+    w.contestar()
     assert "✔ Correcto." in w.salida.value and PREGUNTAS[1]["explicaciones"]["c"].split("`")[0] in w.salida.value
     assert w._repr_mimebundle_()[RESPUESTA_MIME] == {"pregunta": 1, "respuesta": ["c"]}
 
@@ -186,17 +186,17 @@ def test_el_widget_de_una_sola_opcion_desmarca_las_demas():
     w.casillas["a"].value = True
     w.casillas["b"].value = True
     assert [c for c, casilla in w.casillas.items() if casilla.value] == ["b"]
-    w.comprobar()
+    w.contestar()
     assert "✘ No es correcto." in w.salida.value
 
 
 def test_el_widget_de_varias_es_a_todo_o_nada_y_explica_cada_marcada():
     w = _widget(4)
     w.casillas["a"].value = True
-    w.comprobar()
+    w.contestar()
     assert "✘ No es correcto." in w.salida.value and "todo o nada" in w.salida.value
     w.casillas["d"].value = True
-    w.comprobar()
+    w.contestar()
     assert "✔ Correcto." in w.salida.value
     for letra in "ad":
         assert PREGUNTAS[4]["explicaciones"][letra][:40] in w.salida.value.replace("<code>", "")
@@ -204,7 +204,7 @@ def test_el_widget_de_varias_es_a_todo_o_nada_y_explica_cada_marcada():
 
 def test_el_widget_sin_marcar_nada_pide_una_opcion():
     w = _widget(3)
-    w.comprobar()
+    w.contestar()
     assert "Marca una opción" in w.salida.value and w.marcadas is None
 
 
@@ -212,7 +212,7 @@ def test_la_copia_sin_nucleo_lleva_opciones_respuesta_y_explicaciones():
     w = _widget(3)
     assert "Sin comprobar." in w.html() and all(t[:30] in w.html() for t in PREGUNTAS[3]["explicaciones"].values())
     w.casillas[True].value = True
-    w.comprobar()
+    w.contestar()
     copia = w.html()
     assert "has marcado: verdadero" in copia and "✘ No es correcto." in copia
     assert PREGUNTAS[3]["opciones"][False].split("`")[0] in copia
