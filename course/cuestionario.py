@@ -226,9 +226,9 @@ def _leida(n, respuesta):
 INTRODUCCION = {
     "calificado": "## Comprueba lo que has entendido\n\n"
                   "Cuatro preguntas y, después, el desafío. Escribe cada respuesta en la celda de código que "
-                  "sigue a su pregunta, en lugar de `raise NotImplementedError()`, y ejecuta la celda de debajo: "
-                  "esa solo revisa que el formato sea válido. Si la respuesta es la buena, y por qué, lo verás "
-                  "cuando se corrija la entrega. Cada pregunta vale un punto.",
+                  "sigue a su pregunta, en lugar de la línea `raise NotImplementedError(...)`, y ejecuta la celda "
+                  "de debajo: esa solo revisa que el formato sea válido. Si la respuesta es la buena, y por qué, "
+                  "lo verás cuando se corrija la entrega. Cada pregunta vale un punto.",
     "formativo": "## Comprueba lo que has entendido\n\n"
                  "Cuatro preguntas para ti: marca tu respuesta y pulsa «Comprobar». Verás al momento si aciertas "
                  "y la explicación de cada opción que hayas marcado. Puedes probar cuantas veces quieras: estas "
