@@ -6,6 +6,7 @@ igual que la comprobación visible del cuaderno.
 """
 
 import html
+import re
 
 LETRAS = ("a", "b", "c", "d")
 # Qué se contesta en cada pregunta: una letra, verdadero o falso, o varias letras.
@@ -116,8 +117,8 @@ class _Pregunta:
         self.explicaciones, self.varias, self.marcadas, self._pantalla = explicaciones, varias, None, None
         # La casilla lleva la letra y el texto va al lado, en HTML, para que una opción larga se lea entera.
         self.casillas = {c: w.Checkbox(value=False, indent=False, description=_nombre(c),
-                                       layout=w.Layout(width="7em", flex="0 0 auto")) for c in opciones}
-        filas = [w.HBox([self.casillas[c], w.HTML(_e(texto))]) for c, texto in opciones.items()]
+                                       layout=w.Layout(width="3.5em", flex="0 0 auto")) for c in opciones}
+        filas = [w.HBox([self.casillas[c], w.HTML(_md(texto))]) for c, texto in opciones.items()]
         for clave, casilla in self.casillas.items():
             casilla.observe(lambda cambio, clave=clave: self._elegir(clave, cambio["new"]), "value")
         self.boton = w.Button(description="Comprobar", button_style="primary")
@@ -147,20 +148,20 @@ class _Pregunta:
 
     def _veredicto_html(self):
         acierta, lineas = veredicto(self.marcadas, self.correctas, self.explicaciones, self.varias)
-        marcadas = ", ".join(_nombre(c) for c in self.marcadas) or "ninguna"
+        marcadas = ", ".join(_nombre(c).rstrip(")") for c in self.marcadas) or "ninguna"
         return '<div style="%s"><b>%s</b> (has marcado: %s)%s</div>' % (
             _BIEN if acierta else _MAL, "✔ Correcto." if acierta else "✘ No es correcto.", _e(marcadas),
-            "".join("<div>%s</div>" % _e(l) for l in lineas))
+            "".join("<div>%s</div>" % _md(l) for l in lineas))
 
     def html(self):
         """La copia sin núcleo: las opciones, lo que se marcó y las explicaciones."""
-        opciones = "".join("<li>%s %s</li>" % (_e(_nombre(c)), _e(t)) for c, t in self.opciones.items())
+        opciones = "".join("<li>%s %s</li>" % (_e(_nombre(c)), _md(t)) for c, t in self.opciones.items())
         if self.marcadas is not None:
             final = self._veredicto_html()
         else:
             final = "<div><i>Sin comprobar.</i> Las explicaciones de cada opción:</div><ul>%s</ul>" % "".join(
                 "<li>%s %s%s</li>" % (_e(_nombre(c)), "<b>(correcta)</b> " if c in self.correctas else "",
-                                      _e(self.explicaciones[c])) for c in self.opciones)
+                                      _md(self.explicaciones[c])) for c in self.opciones)
         return '<div style="%s"><ul>%s</ul>%s</div>' % (_CAJA, opciones, final)
 
     def _repr_mimebundle_(self, **kwargs):
@@ -173,6 +174,11 @@ class _Pregunta:
 
 def _e(s):
     return html.escape(str(s), quote=False)
+
+
+def _md(s):
+    """El texto en HTML, con lo que va entre `comillas invertidas` como código, igual que en Markdown."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(s))
 
 
 def pregunta(numero, opciones, correctas, explicaciones, varias=False):

@@ -167,6 +167,16 @@ def test_la_comprobacion_visible_en_un_nucleo_de_verdad():
 
 # El widget formativo
 
+def _leido(html):
+    """Lo que se lee en un trozo de HTML: sin etiquetas ni entidades."""
+    import html as htmllib
+    import re
+    return htmllib.unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def _sin_codigo(texto):
+    return texto.replace("`", "")
+
 def _widget(n):
     p = PREGUNTAS[n]
     correctas = p["correcta"] if isinstance(p["correcta"], set) else {p["correcta"]}
@@ -177,7 +187,8 @@ def test_el_widget_acierta_y_explica_la_opcion_marcada():
     w = _widget(1)
     w.casillas["c"].value = True
     w.contestar()
-    assert "✔ Correcto." in w.salida.value and PREGUNTAS[1]["explicaciones"]["c"].split("`")[0] in w.salida.value
+    assert "✔ Correcto." in w.salida.value
+    assert _sin_codigo(PREGUNTAS[1]["explicaciones"]["c"]) in _leido(w.salida.value)
     assert w._repr_mimebundle_()[RESPUESTA_MIME] == {"pregunta": 1, "respuesta": ["c"]}
 
 
@@ -199,7 +210,7 @@ def test_el_widget_de_varias_es_a_todo_o_nada_y_explica_cada_marcada():
     w.contestar()
     assert "✔ Correcto." in w.salida.value
     for letra in "ad":
-        assert PREGUNTAS[4]["explicaciones"][letra][:40] in w.salida.value.replace("<code>", "")
+        assert _sin_codigo(PREGUNTAS[4]["explicaciones"][letra]) in _leido(w.salida.value)
 
 
 def test_el_widget_sin_marcar_nada_pide_una_opcion():
@@ -210,12 +221,13 @@ def test_el_widget_sin_marcar_nada_pide_una_opcion():
 
 def test_la_copia_sin_nucleo_lleva_opciones_respuesta_y_explicaciones():
     w = _widget(3)
-    assert "Sin comprobar." in w.html() and all(t[:30] in w.html() for t in PREGUNTAS[3]["explicaciones"].values())
+    assert "Sin comprobar." in w.html()
+    assert all(_sin_codigo(t) in _leido(w.html()) for t in PREGUNTAS[3]["explicaciones"].values())
     w.casillas[True].value = True
     w.contestar()
     copia = w.html()
     assert "has marcado: verdadero" in copia and "✘ No es correcto." in copia
-    assert PREGUNTAS[3]["opciones"][False].split("`")[0] in copia
+    assert _sin_codigo(PREGUNTAS[3]["opciones"][False]) in _leido(copia)
 
 
 def test_la_celda_formativa_se_ejecuta_y_guarda_la_respuesta_para_el_informe():
