@@ -2,6 +2,8 @@
 
 import os
 
+from nbgrader.converters import GenerateAssignment
+
 import course
 from course import limites
 from course.aislado import entrada
@@ -13,8 +15,17 @@ RAIZ = os.path.dirname(os.path.abspath(__file__))
 c.CourseDirectory.course_id = "harness-de-agentes"
 c.CourseDirectory.root = RAIZ
 
+# El cuestionario, en uno de dos modos (después de cambiarlo: `make release`):
+# - "formativo" (el de siempre): cada pregunta es un widget que se comprueba al momento; 0 puntos.
+# - "calificado": el estudiante escribe cada respuesta en su celda y el corrector la puntúa al entregar.
+c.Cuestionario.modo = "formativo"
+# El preprocesador que lo aplica va el primero, antes de que nbgrader guarde las celdas en el gradebook.
+c.GenerateAssignment.preprocessors = ["course.cuestionario.Cuestionario",
+                                      *GenerateAssignment.class_traits()["preprocessors"].make_dynamic_default()]
+
 # Lo que ve el estudiante donde estaba la solución.
-c.ClearSolutions.code_stub = {"python": "# TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
+c.ClearSolutions.code_stub = {"python": "# TU CÓDIGO AQUÍ\n"
+                                        "raise NotImplementedError(\"falta tu respuesta: escríbela en lugar de esta línea\")"}
 c.ClearSolutions.text_stub = "TU RESPUESTA AQUÍ"
 
 # Los topes de tiempo, todos en course/limites.py. Las celdas de esta lección tardan décimas de

@@ -1,156 +1,294 @@
-"""La clave del cuestionario: la respuesta buena de cada pregunta y por qué acierta o falla cada opción.
+"""El cuestionario de la lección: preguntas, clave, corrección y los dos modos en que se publica.
 
-`corregir(n, respuesta)` es lo que llaman, ocultas, las celdas `pregunta-N` del cuaderno.
+- `PREGUNTAS`: el enunciado, las opciones, la respuesta buena y por qué acierta o falla cada opción.
+- `corregir(n, respuesta)`: lo que decide, en el corrector de confianza, cada celda `pregunta-N`.
+- `Cuestionario`: el preprocesador de `nbgrader generate_assignment` que publica el cuestionario
+  en el modo que diga `c.Cuestionario.modo` en nbgrader_config.py: "formativo" (widgets que se
+  comprueban al momento, sin puntos) o "calificado" (celdas de respuesta que se corrigen al entregar).
+- `respuestas_del_cuaderno(nb)`: las respuestas de una entrega, para los informes de la clase.
 """
 
+import ast
 import re
 
+from nbformat.v4 import new_code_cell, new_markdown_cell
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Enum
+
 from course.calificacion import Suspenso
+from harness.cuestionario import FORMAS, RESPUESTA_MIME, FormatoNoValido, interpretar
 
-LETRAS = ("a", "b", "c", "d")
-
-# Para cada pregunta: la respuesta correcta, la idea que debe quedar y por qué es buena o mala cada opción.
-CLAVE = {
+PREGUNTAS = {
     1: {
-        "correcta": "c",
-        "idea": "un error al ejecutar es una observación más: el harness lo cuenta, sigue adelante "
-                "y deja que decida el modelo.",
+        "enunciado": "El modelo pide `leer` con `ruta=\"notas/compra.txt\"`, un fichero que no está en el "
+                     "entorno, y la función lanza `FileNotFoundError`. ¿Cómo reacciona nuestro harness, ya con el "
+                     "contrato nuevo?",
         "opciones": {
-            "a": "eso es lo que pasaba antes de esta lección. Ahora ejecutar no lanza: convierte la "
-                 "excepción en una observación, para que se entere el modelo y no sólo Python.",
-            "b": "el harness no repite nada por su cuenta. Con el mismo entorno, la misma llamada falla "
-                 "igual; lo único que puede cambiar algo es una llamada distinta, y esa sólo puede "
-                 "escribirla el modelo.",
-            "c": "la excepción vuelve como un tool_result con is_error verdadero y su mensaje como "
-                 "contenido, y el bucle sigue. Las demás llamadas del turno reciben su observación, y el "
-                 "modelo, al leer el error, decide qué hacer.",
-            "d": "eso sería mentirle al modelo: creería que el gazpacho es el salmorejo y apuntaría sus "
-                 "ingredientes en la lista. Buscar otra cosa es decisión del modelo, no del harness.",
+            "a": "Deja salir la excepción: el bucle se corta y el error le llega a quien llamó a `bucle`.",
+            "b": "Repite la misma llamada dos o tres veces, por si a la segunda el fichero aparece.",
+            "c": "Contesta a esa llamada con un `tool_result` marcado con `is_error` cuyo texto es "
+                 "`no existe el fichero 'notas/compra.txt'`, y el bucle continúa.",
+            "d": "Lee el fichero de nombre más parecido, `notas/cena.txt`, y se lo pasa al modelo para no "
+                 "interrumpir la conversación.",
         },
+        "correcta": "c",
+        "explicaciones": {
+            "a": "así se comportaba el harness antes de esta lección. Con el contrato nuevo, `ejecutar` captura "
+                 "la excepción y la convierte en una observación que el modelo puede leer.",
+            "b": "por iniciativa propia, el harness nunca vuelve a lanzar una llamada. El entorno no ha cambiado, así que la llamada fallaría "
+                 "otra vez exactamente igual; pedir algo distinto le corresponde al modelo.",
+            "c": "el fallo se le cuenta al modelo en la observación de su llamada, con el mensaje de la excepción, "
+                 "y la conversación sigue: el siguiente paso lo elige el modelo.",
+            "d": "eso sería dar gato por liebre: el modelo creería haber leído su lista de la compra y en "
+                 "realidad tendría la nota de la cena. El harness cuenta lo que ha pasado y no sustituye nada.",
+        },
+        "idea": "una excepción de la herramienta vuelve al modelo como observación de error; el harness no "
+                "la esconde, no la arregla y no la repite.",
     },
     2: {
-        "correcta": "d",
-        "idea": "un solo mensaje por turno y una observación por llamada, en orden, cada una con su id "
-                "y con su propia marca is_error.",
+        "enunciado": "En un mismo turno el modelo pide dos cosas: `b1`, que lee `recetas/paella.txt` (no existe), "
+                     "y `b2`, que lista `recetas/`. ¿Qué añade el bucle a la conversación después de ese turno?",
         "opciones": {
-            "a": "las observaciones de un turno no van en un mensaje por llamada: van todas juntas en un "
-                 "único mensaje del usuario.",
-            "b": "el error de p1 no impide ejecutar p2. Cada llamada recibe su observación, falle o no la "
-                 "de al lado: es el invariante «ninguna llamada sin su observación».",
-            "c": "cada llamada tiene su propio tool_result, con su identificador. Juntar las dos en un solo tool_result obligaría al "
-                 "modelo a adivinar cuál falló, y marcaría como error una lectura que salió bien.",
-            "d": "un mensaje del usuario con un tool_result por llamada, en el orden de las llamadas, "
-                 "cada uno con su tool_use_id; sólo el de p1 lleva is_error verdadero.",
+            "a": "Dos mensajes del usuario seguidos: uno con la observación de `b1` y otro con la de `b2`.",
+            "b": "Un mensaje del usuario con una sola observación, el error de `b1`; `b2` se queda sin "
+                 "ejecutar porque el turno ya ha fallado.",
+            "c": "Un mensaje del usuario con un único `tool_result` que reúne los dos textos y lleva "
+                 "`is_error` verdadero, porque algo ha fallado.",
+            "d": "Un mensaje del usuario con dos `tool_result`, primero el de `b1` y después el de `b2`: el de "
+                 "`b1` con `is_error` verdadero y el motivo, el de `b2` con `is_error` falso y las dos rutas.",
         },
+        "correcta": "d",
+        "explicaciones": {
+            "a": "todas las observaciones de un turno viajan juntas: el harness contesta el turno entero con un "
+                 "solo mensaje del usuario.",
+            "b": "que `b1` falle no es motivo para dejar a `b2` sin hacer. Toda llamada del turno se ejecuta y "
+                 "recibe su observación: ninguna llamada se queda sin respuesta.",
+            "c": "cada llamada recibe su propio `tool_result`, unido a ella por `tool_use_id`. Mezclarlas "
+                 "impediría saber cuál falló y daría por fallido un listado que salió bien.",
+            "d": "un mensaje por turno, un `tool_result` por llamada en el orden en que se pidieron, cada uno con "
+                 "su `tool_use_id` y con su propio valor de `is_error`.",
+        },
+        "idea": "un turno se contesta con un mensaje; dentro, una observación por llamada, en orden y cada una "
+                "con su marca de error.",
     },
     3: {
-        "correcta": False,
-        "idea": "una llamada falla cuando no hace lo que promete su herramienta; una búsqueda sin "
-                "coincidencias sí lo ha hecho.",
+        "enunciado": "Si el modelo llama a `buscar` con `patron=\"azafrán\"` y ninguna línea "
+                     "del entorno contiene esa palabra, la observación tiene que llevar `is_error` verdadero.",
         "opciones": {
-            True: "un texto vacío es la respuesta de una búsqueda que ha salido bien, y dice que no hay "
-                  "nada que coincida. Marcarla como error haría creer al modelo que su llamada estaba mal.",
-            False: "la herramienta buscar ha hecho exactamente lo que promete, y la respuesta es que no "
-                   "hay nada. La observación lleva is_error falso y el texto vacío como contenido.",
+            True: "Verdadero: la búsqueda no ha encontrado nada, así que ha fallado.",
+            False: "Falso: no encontrar nada es un resultado normal de `buscar`.",
         },
+        "correcta": False,
+        "explicaciones": {
+            True: "no encontrar coincidencias no es un fallo: `buscar` ha hecho su trabajo y su respuesta es un "
+                  "texto vacío. Con la marca de error el modelo pensaría que pidió algo mal y lo cambiaría sin motivo.",
+            False: "`buscar` ha cumplido lo que promete. Su observación es un `tool_result` normal, con "
+                   "`is_error` falso, y el texto vacío ya le dice al modelo que no hay ninguna coincidencia.",
+        },
+        "idea": "`is_error` dice si la herramienta no pudo hacer su trabajo, no si la respuesta es decepcionante.",
     },
     4: {
-        "correcta": {"a", "d"},
-        "idea": "una llamada que no es idempotente sólo se puede repetir sin riesgo cuando su error dice "
-                "que no llegó a ejecutarse, que es lo que garantiza un error de esquema.",
+        "enunciado": "Imagina que `añadir(ruta, contenido)` fuera una herramienta más del entorno, con su propio "
+                     "esquema: coloca `contenido` detrás del texto que ya tenga el fichero. El modelo la ha pedido y ha recibido una de estas observaciones. "
+                     "¿Después de cuáles puede pedirla otra vez (corregida, si hace falta) sin arriesgarse a "
+                     "que el texto quede pegado dos veces? Marca todas las que valgan: se corrige a todo o nada.",
         "opciones": {
-            "a": "es un error de esquema, así que la llamada no llegó a ejecutarse, y su texto lo dice. "
-                 "Corregirla y repetirla es seguro.",
-            "b": "la llamada se ejecutó y el contenido ya está en el fichero. La herramienta añadir no es "
-                 "idempotente, así que pedirla otra vez lo pegaría por segunda vez.",
-            "c": "un error al ejecutarse sólo dice que la función no terminó, no que no hiciera nada; "
-                 "puede haber escrito parte del contenido, o todo, antes de fallar.",
-            "d": "también es un error de esquema, aunque con otro motivo, y la llamada no se ejecutó. "
-                 "Repetirla corregida es seguro.",
+            "a": "Error: `no se ha ejecutado: añadir no tiene el campo 'texto'`.",
+            "b": "Resultado: `lista.txt: 9 caracteres más (ahora tiene 28)`.",
+            "c": "Error con el mensaje de una excepción que la función lanzó a medio trabajo: "
+                 "`se ha llenado el disco`.",
+            "d": "Error: `no se ha ejecutado: el campo 'contenido' debe ser un texto, no una lista`.",
         },
+        "varias": True,
+        "correcta": {"a", "d"},
+        "explicaciones": {
+            "a": "el prefijo `no se ha ejecutado: ` garantiza que la función no llegó a correr: el esquema paró "
+                 "la llamada antes. Arreglarla y repetirla no duplica nada.",
+            "b": "este texto es el de un éxito: el contenido ya está en el fichero. Como `añadir` no es "
+                 "idempotente, pedirla de nuevo lo pegaría una segunda vez.",
+            "c": "la excepción salió mientras la función trabajaba. Puede que no escribiera nada, o una parte, o "
+                 "todo; el error no lo aclara, así que repetir puede duplicar el texto.",
+            "d": "otro error de esquema, con otro motivo: la llamada tampoco se ejecutó y repetirla bien escrita "
+                 "es seguro.",
+        },
+        "idea": "una llamada que no es idempotente solo se repite sin riesgo cuando consta que no se ejecutó, y "
+                "eso es justo lo que asegura un error de esquema.",
     },
 }
 
 
+# La corrección (modo calificado)
+
 def corregir(n, respuesta):
     """Imprime «Correcto. » y la explicación si `respuesta` es la buena; si no, lanza Suspenso con el porqué."""
-    if n not in CLAVE:
+    if n not in PREGUNTAS:
         raise ValueError("el cuestionario no tiene pregunta %r" % (n,))
-    if n == 4:
-        return _corregir_varias(_letras(respuesta))
-    clave = CLAVE[n]
-    dada = _verdad(respuesta) if n == 3 else _letra(n, respuesta)
-    if dada == clave["correcta"]:
-        print("Correcto. " + _frase(clave["opciones"][dada]))
+    try:
+        dada = interpretar(n, respuesta)
+    except FormatoNoValido as e:
+        raise Suspenso("Pregunta %d: %s" % (n, e)) from None
+    if FORMAS[n] == "letras":
+        return _corregir_varias(n, set(dada))
+    p = PREGUNTAS[n]
+    if dada == p["correcta"]:
+        print("Correcto. " + _frase(p["explicaciones"][dada]))
         return None
     raise Suspenso("Pregunta %d: has respondido %s, y no es la respuesta correcta.\n"
                    "Por qué no: %s\nLa correcta es %s: %s\nIdea clave: %s"
-                   % (n, _nombre(dada), clave["opciones"][dada], _nombre(clave["correcta"]),
-                      clave["opciones"][clave["correcta"]], clave["idea"]))
+                   % (n, _nombre(dada), p["explicaciones"][dada], _nombre(p["correcta"]),
+                      p["explicaciones"][p["correcta"]], p["idea"]))
 
 
-def _corregir_varias(marcadas):
-    clave = CLAVE[4]
-    correctas = clave["correcta"]
+def _corregir_varias(n, marcadas):
+    p = PREGUNTAS[n]
+    correctas = p["correcta"]
     if marcadas == correctas:
-        print("Correcto. Has marcado %s. %s" % (_lista(marcadas), _frase(clave["idea"])))
+        print("Correcto. Has marcado %s. %s" % (_lista(marcadas), _frase(p["idea"])))
         return None
-    sobran = ["Has marcado la %s, pero tras esa observación no se puede repetir: %s" % (letra, clave["opciones"][letra])
-              for letra in sorted(marcadas - correctas)]
-    faltan = ["No has marcado la %s, y tras esa sí se puede: %s" % (letra, clave["opciones"][letra])
-              for letra in sorted(correctas - marcadas)]
+    sobran = ["Has marcado la %s, y tras esa observación repetir no es seguro: %s" % (l, p["explicaciones"][l])
+              for l in sorted(marcadas - correctas)]
+    faltan = ["No has marcado la %s, y tras esa sí se puede repetir: %s" % (l, p["explicaciones"][l])
+              for l in sorted(correctas - marcadas)]
     dada = "has marcado %s" % _lista(marcadas) if marcadas else "no has marcado ninguna opción"
-    raise Suspenso("Pregunta 4: %s. Se corrige a todo o nada, y tu selección no es la correcta.\n"
+    raise Suspenso("Pregunta %d: %s. Se corrige a todo o nada, y tu selección no es la correcta.\n"
                    "%s\nLas correctas son %s.\nIdea clave: %s"
-                   % (dada, "\n".join(sobran + faltan), _lista(correctas), clave["idea"]))
-
-
-def _letra(n, respuesta):
-    """La letra de una respuesta de opción única, sin espacios y en minúscula."""
-    if isinstance(respuesta, str) and respuesta.strip().lower() in LETRAS:
-        return respuesta.strip().lower()
-    raise Suspenso("Pregunta %d: la respuesta debe ser una sola letra entre comillas: \"a\", \"b\", \"c\" "
-                   "o \"d\". Has escrito %r." % (n, respuesta))
-
-
-def _verdad(respuesta):
-    """La respuesta de verdadero o falso: sólo True o False."""
-    if isinstance(respuesta, bool):
-        return respuesta
-    raise Suspenso("Pregunta 3: la respuesta debe ser True (verdadero) o False (falso), sin comillas. "
-                   "Has escrito %r." % (respuesta,))
-
-
-def _letras(respuesta):
-    """Las letras marcadas en la pregunta 4, como conjunto: vale un set, una lista, una tupla o un texto."""
-    if isinstance(respuesta, str):
-        trozos = [t for t in re.split(r"[\s,;]+", respuesta) if t]
-        if len(trozos) == 1:  # "ad" también son dos letras
-            trozos = list(trozos[0])
-    elif isinstance(respuesta, (set, frozenset, list, tuple)):
-        trozos = list(respuesta)
-    else:
-        trozos = None
-    if trozos is None or not all(isinstance(t, str) and t.strip().lower() in LETRAS for t in trozos):
-        raise Suspenso("Pregunta 4: la respuesta debe ser un conjunto de letras entre \"a\" y \"d\", "
-                       "por ejemplo {\"a\", \"b\"}, o set() si no marcas ninguna. Has escrito %r." % (respuesta,))
-    return {t.strip().lower() for t in trozos}
+                   % (n, dada, "\n".join(sobran + faltan), _lista(correctas), p["idea"]))
 
 
 def _nombre(respuesta):
-    if respuesta is True:
-        return "verdadero (True)"
-    if respuesta is False:
-        return "falso (False)"
+    if isinstance(respuesta, bool):
+        return "verdadero (True)" if respuesta else "falso (False)"
     return "la %s" % respuesta
 
 
 def _lista(letras):
     """«la a», «la a y la d», «la a, la b y la d»."""
-    letras = ["la " + letra for letra in sorted(letras)]
+    letras = ["la " + l for l in sorted(letras)]
     return letras[0] if len(letras) == 1 else ", ".join(letras[:-1]) + " y " + letras[-1]
 
 
 def _frase(texto):
-    """El texto con mayúscula inicial, como frase suelta."""
     return texto[:1].upper() + texto[1:]
+
+
+# Las respuestas de una entrega, para los informes
+
+def respuestas_del_cuaderno(nb):
+    """{n: respuesta} de un cuaderno: una letra, True o False, o un frozenset de letras; None si no hay una válida.
+
+    En modo calificado se lee cada celda `respuesta-N` (solo asignaciones de literales, sin ejecutar nada).
+    En modo formativo, la última respuesta comprobada con el widget, que queda en la salida de su celda
+    del cuaderno que guarda el estudiante (autograde la vuelve a ejecutar y la pierde).
+    """
+    respuestas = dict.fromkeys(PREGUNTAS)
+    for celda in nb.cells:
+        grade_id = celda.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+        if re.fullmatch(r"respuesta-\d+", grade_id) and int(grade_id[10:]) in PREGUNTAS:
+            n = int(grade_id[10:])
+            respuestas[n] = _leida(n, _literal(celda.source, "respuesta_%d" % n))
+        for salida in celda.get("outputs", []):
+            dato = salida.get("data", {}).get(RESPUESTA_MIME)
+            if isinstance(dato, dict) and dato.get("pregunta") in PREGUNTAS:
+                n, marcadas = dato["pregunta"], dato.get("respuesta") or []
+                respuestas[n] = _leida(n, marcadas if FORMAS[n] == "letras" else (marcadas or [None])[0])
+    return respuestas
+
+
+def _literal(fuente, nombre):
+    """El valor literal de la última asignación `nombre = ...` de `fuente`; None si no hay o no es un literal."""
+    try:
+        arbol = ast.parse(fuente)
+    except SyntaxError:
+        return None
+    valor = None
+    for nodo in arbol.body:
+        if isinstance(nodo, ast.Assign) and any(isinstance(t, ast.Name) and t.id == nombre for t in nodo.targets):
+            v = nodo.value
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "set" and not v.args:
+                valor = set()
+                continue
+            try:
+                valor = ast.literal_eval(v)
+            except ValueError:
+                valor = None
+    return valor
+
+
+def _leida(n, respuesta):
+    try:
+        return interpretar(n, respuesta)
+    except FormatoNoValido:
+        return None
+
+
+# Los dos modos de publicar el cuestionario
+
+INTRODUCCION = {
+    "calificado": "## Comprueba lo que has entendido\n\n"
+                  "Cuatro preguntas y, después, el desafío. Escribe cada respuesta en la celda de código que "
+                  "sigue a su pregunta, en lugar de la línea `raise NotImplementedError(...)`, y ejecuta la celda "
+                  "de debajo: esa solo revisa que el formato sea válido. Si la respuesta es la buena, y por qué, "
+                  "lo verás cuando se corrija la entrega. Cada pregunta vale un punto.",
+    "formativo": "## Comprueba lo que has entendido\n\n"
+                 "Cuatro preguntas para ti: marca tu respuesta y pulsa «Comprobar». Verás al momento si aciertas "
+                 "y la explicación de cada opción que hayas marcado. Puedes probar cuantas veces quieras: estas "
+                 "preguntas no cuentan para la nota. Después viene el desafío, que sí cuenta.",
+}
+
+
+def enunciado(n, con_opciones=True):
+    """La celda de Markdown de la pregunta `n`; con las opciones escritas, para el modo calificado."""
+    p = PREGUNTAS[n]
+    tipo = {"verdad": " (verdadero o falso)", "letras": " (varias respuestas)"}.get(FORMAS[n], "")
+    texto = "### Pregunta %d%s\n\n%s" % (n, tipo, p["enunciado"])
+    if con_opciones and FORMAS[n] != "verdad":
+        texto += "\n\n" + "\n".join("- **%s)** %s" % (c, t) for c, t in p["opciones"].items())
+    return texto
+
+
+def celda_formativa(n):
+    """La celda de código que enseña la pregunta `n` como widget, con su clave dentro."""
+    p = PREGUNTAS[n]
+    correctas = sorted(p["correcta"]) if isinstance(p["correcta"], set) else [p["correcta"]]
+
+    def dict_en_lineas(d):
+        return "{\n" + "".join("        %r: %r,\n" % par for par in d.items()) + "    }"
+
+    fuente = ("# Pregunta %d, formativa: no cuenta para la nota. La clave está en esta celda y el widget la usa\n"
+              "# al pulsar «Comprobar». Si la miras antes de contestar, solo te engañas a ti.\n"
+              "pregunta(\n    %d,\n    opciones=%s,\n    correctas=%r,\n    explicaciones=%s,\n    varias=%r,\n)"
+              % (n, n, dict_en_lineas(p["opciones"]), correctas, dict_en_lineas(p["explicaciones"]),
+                 FORMAS[n] == "letras"))
+    # Con un id fijo, la release sale igual byte a byte cada vez que se genera.
+    return new_code_cell(fuente, id="pregunta-%d-widget" % n, metadata={"jupyter": {"source_hidden": True},
+                                                                      "cuestionario": n})
+
+
+class Cuestionario(NbGraderPreprocessor):
+    """Publica el cuestionario en un modo. La fuente lo tiene en modo calificado; en formativo se reescribe.
+
+    Las celdas que toca llevan en sus metadatos `cuestionario`: "introduccion" o el número de la pregunta.
+    """
+
+    modo = Enum(("formativo", "calificado"), default_value="formativo",
+                help="formativo: widgets que se comprueban al momento, sin puntos; "
+                     "calificado: celdas respuesta-N y pregunta-N que decide el corrector").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        celdas = []
+        for celda in nb.cells:
+            marca = celda.metadata.get("cuestionario")
+            grade_id = celda.metadata.get("nbgrader", {}).get("grade_id", "")
+            if self.modo == "calificado":
+                celdas.append(celda)
+            elif marca == "introduccion":
+                celdas.append(new_markdown_cell(INTRODUCCION["formativo"], id=celda.id, metadata=dict(celda.metadata)))
+            elif marca in PREGUNTAS:
+                celdas.append(new_markdown_cell(enunciado(marca, con_opciones=False), id=celda.id,
+                                                metadata=dict(celda.metadata)))
+            elif grade_id.startswith("respuesta-"):
+                celdas.append(celda_formativa(int(grade_id[10:])))
+            elif not grade_id.startswith("pregunta-"):
+                celdas.append(celda)
+        nb.cells = celdas
+        return nb, resources

@@ -39,6 +39,9 @@ def leer_ejemplo(ruta):
 def escribir_entrega(release, respuestas, carpeta):
     """Deja en `carpeta` el cuaderno de release relleno con `respuestas`, como lo entregaría un estudiante."""
     cuaderno = nbformat.read(release, as_version=4)
+    # Con el cuestionario formativo no hay celdas respuesta-N: esas respuestas no tienen dónde ir.
+    celdas = {_id(c) for c in cuaderno.cells}
+    respuestas = {g: r for g, r in respuestas.items() if g in celdas or not g.startswith("respuesta-")}
     carpeta = Path(carpeta)
     carpeta.mkdir(parents=True, exist_ok=True)
     nbformat.write(rellenar(cuaderno, respuestas), carpeta / Path(release).name)

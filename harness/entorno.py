@@ -1,7 +1,7 @@
 """El entorno de ficheros, sus cuatro herramientas y la comprobación de sus esquemas.
 
 Un entorno es un dict ruta → texto. Cada herramienta recibe el entorno primero y
-devuelve texto; sólo `escribir` lo cambia.
+devuelve texto; solo `escribir` lo cambia.
 """
 
 ENTORNO = {
@@ -70,12 +70,19 @@ _TIPOS = {"string": (str, "un texto"), "array": (list, "una lista"), "object": (
           "number": ((int, float), "un número")}
 
 
+# Los tipos de Python que no son de JSON, también dichos en español.
+_OTROS = {type(None): "None (ningún valor)", tuple: "una tupla", set: "un conjunto", frozenset: "un conjunto",
+          bytes: "unos bytes", float: "un número con decimales"}
+
+
 def _tipo_de(valor):
+    """Cómo se dice en español el tipo de `valor`, con artículo: «un texto», «una lista», «una tupla»…"""
     if isinstance(valor, bool):
         return "un booleano"
-    if valor is None:
-        return "nulo"
-    return next((nombre for clase, nombre in _TIPOS.values() if isinstance(valor, clase)), type(valor).__name__)
+    if type(valor) in _OTROS:
+        return _OTROS[type(valor)]
+    return next((nombre for clase, nombre in _TIPOS.values() if isinstance(valor, clase)),
+                "un valor de tipo %s" % type(valor).__name__)
 
 
 def incumple(llamada):

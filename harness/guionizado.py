@@ -1,4 +1,4 @@
-"""El modelo guionizado: contesta lo que dice su guion, y sólo a la conversación que el guion espera."""
+"""El modelo guionizado: contesta lo que dice su guion, y solo a la conversación que el guion espera."""
 
 import copy
 
@@ -36,8 +36,13 @@ class ModeloGuionizado:
         esperada, respuesta = self.guion[self.turno]
         diferencia = _primera_diferencia(esperada, list(M))
         if diferencia:
-            raise FueraDelGuion("turno %d: la conversación no es la que espera el guion.\n%s"
-                                % (self.turno + 1, diferencia))
+            donde, que = diferencia
+            # El mensaje que difiere pertenece al último turno del asistente que lo precede.
+            turno = sum(1 for rol, _ in esperada[:donde] if rol == "asistente")
+            if turno == 0:
+                raise FueraDelGuion("inicio: la conversación de partida no es la que espera el guion.\n" + que)
+            raise FueraDelGuion("turno %d: lo que ha contestado el harness a este turno del modelo no es lo que "
+                                "espera el guion.\n%s" % (turno, que))
         self.turno += 1
         return copy.deepcopy(respuesta)
 
@@ -54,28 +59,28 @@ def _igual(a, b):
 
 
 def _primera_diferencia(esperada, recibida):
-    """Dónde empieza a diferir la conversación recibida de la esperada, en palabras; None si no difieren."""
+    """(índice del primer mensaje que difiere, qué difiere en palabras), o None si no difieren."""
     for i, (e, r) in enumerate(zip(esperada, recibida), start=1):
         if not (isinstance(r, (tuple, list)) and len(r) == 2):
-            return "  mensaje %d: debería ser un par (rol, contenido) y es %r" % (i, r)
+            return i - 1, "  mensaje %d: debería ser un par (rol, contenido) y es %r" % (i, r)
         (rol_e, cont_e), (rol_r, cont_r) = e, r
         if rol_e != rol_r:
-            return "  mensaje %d: se esperaba un mensaje de %r y ha llegado uno de %r" % (i, rol_e, rol_r)
+            return i - 1, "  mensaje %d: se esperaba un mensaje de %r y ha llegado uno de %r" % (i, rol_e, rol_r)
         if isinstance(cont_e, str) or not isinstance(cont_r, list):
             if not _igual(cont_e, cont_r):
-                return "  mensaje %d (%s):\n    se esperaba: %r\n    ha llegado:  %r" % (i, rol_e, cont_e, cont_r)
+                return i - 1, "  mensaje %d (%s):\n    se esperaba: %r\n    ha llegado:  %r" % (i, rol_e, cont_e, cont_r)
             continue
         for j, (be, br) in enumerate(zip(cont_e, cont_r), start=1):
             if not _igual(be, br):
-                return ("  mensaje %d (%s), bloque %d:\n    se esperaba: %s\n    ha llegado:  %s%s"
-                        % (i, rol_e, j, muestra(be), muestra(br), _detalle(be, br)))
+                return i - 1, ("  mensaje %d (%s), bloque %d:\n    se esperaba: %s\n    ha llegado:  %s%s"
+                               % (i, rol_e, j, muestra(be), muestra(br), _detalle(be, br)))
         if len(cont_e) != len(cont_r):
-            return ("  mensaje %d (%s): se esperaban %d bloques y han llegado %d:\n    %s"
-                    % (i, rol_e, len(cont_e), len(cont_r), "\n    ".join(muestra(b) for b in cont_r)))
+            return i - 1, ("  mensaje %d (%s): se esperaban %d bloques y han llegado %d:\n    %s"
+                           % (i, rol_e, len(cont_e), len(cont_r), "\n    ".join(muestra(b) for b in cont_r)))
     if len(recibida) > len(esperada):
-        return "  sobran mensajes: a partir del %d, %s" % (len(esperada) + 1, muestra(recibida[len(esperada)]))
+        return len(esperada), "  sobran mensajes: a partir del %d, %s" % (len(esperada) + 1, muestra(recibida[len(esperada)]))
     if len(recibida) < len(esperada):
-        return "  faltan mensajes: el %d debería ser %s" % (len(recibida) + 1, muestra(esperada[len(recibida)]))
+        return len(recibida), "  faltan mensajes: el %d debería ser %s" % (len(recibida) + 1, muestra(esperada[len(recibida)]))
     return None
 
 

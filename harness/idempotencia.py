@@ -4,9 +4,10 @@ from .entorno import ENTORNO
 
 
 def añadir(entorno, ruta, contenido):
-    """Sólo para comparar, no es del entorno: pega `contenido` al final del fichero."""
-    entorno[ruta] = entorno.get(ruta, "") + contenido
-    return "añadidos %d caracteres a %s" % (len(contenido), ruta)
+    """Pega `contenido` detrás de lo que ya tenga el fichero. No es del entorno: está para compararla con escribir."""
+    antes = entorno.get(ruta, "")
+    entorno[ruta] = antes + contenido
+    return "%s: %d caracteres más (ahora tiene %d)" % (ruta, len(contenido), len(entorno[ruta]))
 
 
 def una_y_dos(f, **argumentos):

@@ -1,4 +1,4 @@
-"""La traza del salmorejo: la conversación que la lección enseña y el corrector reproduce.
+"""La conversación del salmorejo: la que la lección recorre y el corrector vuelve a pasar por el bucle.
 
 Las llamadas t1 y t2 están mal a propósito. Lo que espera el guion tras cada turno es lo que
 debe contestar un harness correcto.

@@ -154,7 +154,7 @@ class _Explorador(_ConCopia):
 
     def __init__(self):
         import ipywidgets as w
-        opciones = [(n if n in FUNCIONES else n + " (sólo para comparar)", n) for n in LECCION]
+        opciones = [(n if n in FUNCIONES else n + " (solo para comparar)", n) for n in LECCION]
         estilo = {"description_width": "7em"}
         self.herramienta = w.Dropdown(options=opciones, description="Herramienta", style=estilo)
         # Con continuous_update=False el valor llega al núcleo al pulsar Enter (o al salir del campo).
@@ -171,7 +171,7 @@ class _Explorador(_ConCopia):
         self._preparar()
 
     def _preparar(self):
-        """Deja a la vista sólo los campos de la herramienta elegida, con sus argumentos de la lección."""
+        """Deja a la vista solo los campos de la herramienta elegida, con sus argumentos de la lección."""
         nombre = self.herramienta.value
         for campo, control in self.campos.items():
             control.layout.display = None if campo in _CAMPOS[nombre] else "none"

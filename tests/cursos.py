@@ -18,6 +18,13 @@ def copiar_curso(destino):
     return destino
 
 
+def modo_del_cuestionario(raiz, modo):
+    """Pone el cuestionario del curso en `raiz` en modo "formativo" o "calificado" (antes de generar la tarea)."""
+    with open(Path(raiz) / "nbgrader_config.py", "a", encoding="utf-8") as config:
+        config.write('\nc.Cuestionario.modo = "%s"\n' % modo)
+    return raiz
+
+
 def nbgrader(raiz, *argumentos, timeout=1200):
     """Una orden de nbgrader de verdad, desde la raíz del curso `raiz`."""
     return subprocess.run([sys.executable, "-m", "nbgrader", *argumentos], cwd=raiz,

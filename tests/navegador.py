@@ -1,6 +1,6 @@
 """Un JupyterLab de verdad y un Chromium de verdad, para la prueba de navegador.
 
-Aquí está sólo la maquinaria (copia del curso, servidor, navegador, artefactos de los fallos y
+Aquí está solo la maquinaria (copia del curso, servidor, navegador, artefactos de los fallos y
 los gestos de JupyterLab y de nbgrader); lo propio de la lección está en test_navegador.py.
 
 Los selectores no dependen del idioma de la interfaz: atributos data-command, clases CSS de
@@ -412,7 +412,7 @@ def esperar_en_disco(comprobar, tope=ESPERA_UI):
 
 def matar_descendientes():
     """SIGKILL a todos los procesos hijos de esta prueba (driver de Playwright, Chromium, JupyterLab
-    y sus núcleos). Lo usa el reloj de guardia; lee /proc, así que sólo hace algo en Linux."""
+    y sus núcleos). Lo usa el reloj de guardia; lee /proc, así que solo hace algo en Linux."""
     hijos = {}
     for entrada in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -474,8 +474,8 @@ def leccion_de_juguete(curso, nombre="juguete"):
             "modelo = ModeloGuionizado(guion_de(INICIO, RESPUESTAS, VISTO))\n"
             "try:\n"
             "    bucle(modelo, INICIO, copy.deepcopy(ENTORNO), 10, a_medias)\n"
-            "except Exception as e:\n"
-            "    print(f'turno {modelo.turno}: {type(e).__name__}: {e}')"),
+            "except Exception as fallo:\n"
+            "    print('La conversación muere en el turno', modelo.turno, 'con', f'{type(fallo).__name__}: {fallo}')"),
         nbformat.v4.new_markdown_cell("¿Qué hace el harness cuando `leer` lanza? a) para, b) contesta con un error"),
         _celda("### BEGIN SOLUTION\nrespuesta_1 = \"b\"\n### END SOLUTION", "respuesta-1", solucion=True),
         _celda("assert respuesta_1 in (\"a\", \"b\")\nassert respuesta_1 == \"b\"", "pregunta-1", prueba=True, puntos=1),
@@ -504,7 +504,8 @@ def leccion_de_juguete(curso, nombre="juguete"):
     nbformat.write(nb, fuente)
 
     config = Config()
-    config.ClearSolutions.code_stub = {"python": "# TU CÓDIGO AQUÍ\nraise NotImplementedError()"}
+    config.ClearSolutions.code_stub = {"python": "# TU CÓDIGO AQUÍ\n"
+                                                 "raise NotImplementedError(\"falta tu respuesta: escríbela en lugar de esta línea\")"}
     copy_nb = nbformat.read(fuente, as_version=4)
     recursos = {}
     for pp in (ClearSolutions, LockCells, ComputeChecksums):

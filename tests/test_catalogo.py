@@ -34,12 +34,13 @@ from nbgrader.api import Gradebook
 
 from course import CUADERNO, RAIZ, TAREA, limites
 from course.entregas import escribir_entrega, soluciones
+from cursos import modo_del_cuestionario
 from entregas_raras import raras
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
 NBGRADER = Path(sys.executable).with_name("nbgrader")
 PREGUNTAS = ["pregunta-%d" % n for n in range(1, 5)]
-ESQUELETO = ("# TU CÓDIGO AQUÍ", "raise NotImplementedError()")  # el code_stub de nbgrader_config.py
+ESQUELETO = ("# TU CÓDIGO AQUÍ", 'raise NotImplementedError("falta tu respuesta: escríbela en lugar de esta línea")')  # el code_stub de nbgrader_config.py
 
 
 class Entrega(NamedTuple):
@@ -171,6 +172,7 @@ def corregido(tmp_path_factory, request):
     """Monta el curso, entrega todo y lo corrige una sola vez; devuelve las notas y dónde está todo."""
     curso = tmp_path_factory.mktemp("curso")
     shutil.copy(RAIZ / "nbgrader_config.py", curso)
+    modo_del_cuestionario(curso, "calificado")  # el cuestionario también lo decide el corrector de confianza
     shutil.copytree(RAIZ / "source", curso / "source")
     _nbgrader(curso, "generate_assignment", TAREA, "--force")
     ruta_release = curso / "release" / TAREA / CUADERNO

@@ -1,9 +1,15 @@
-"""La clave del cuestionario: qué aprueba, qué suspende y qué se le dice al estudiante."""
+"""El cuestionario: la clave (qué aprueba, qué suspende y qué se le dice al estudiante), el formato
+común a la comprobación visible y al corrector, el widget formativo y la lectura de respuestas."""
 
+import nbformat
 import pytest
+from nbclient import NotebookClient
 
 from course.calificacion import Suspenso
-from course.cuestionario import CLAVE, corregir
+from course.cuestionario import PREGUNTAS, celda_formativa, corregir, respuestas_del_cuaderno
+from harness.cuestionario import RESPUESTA_MIME, FormatoNoValido, _Pregunta, interpretar
+
+CLAVE = {n: dict(p, opciones=p["explicaciones"]) for n, p in PREGUNTAS.items()}  # opción → por qué
 
 CORRECTAS = {1: "c", 2: "d", 3: False, 4: {"a", "d"}}
 INCORRECTAS = [(1, "a"), (1, "b"), (1, "d"), (2, "a"), (2, "b"), (2, "c"), (3, True),
@@ -28,7 +34,7 @@ def test_la_clave_es_la_de_la_leccion():
 
 def test_cada_opcion_tiene_su_explicacion():
     for n, opciones in [(1, "abcd"), (2, "abcd"), (3, [True, False]), (4, "abcd")]:
-        assert set(CLAVE[n]["opciones"]) == set(opciones)
+        assert set(CLAVE[n]["opciones"]) == set(opciones) == set(PREGUNTAS[n]["opciones"])
         assert all(len(texto) > 40 for texto in CLAVE[n]["opciones"].values())
         assert CLAVE[n]["idea"]
 
@@ -109,3 +115,139 @@ def test_una_forma_equivocada_suspende_y_dice_como_responder(n, respuesta):
 def test_una_pregunta_que_no_existe_es_un_fallo_del_cuaderno():
     with pytest.raises(ValueError):
         corregir(5, "a")
+
+
+# El formato: la comprobación visible del cuaderno y el corrector aceptan exactamente lo mismo
+
+FORMAS = [(1, "c"), (1, " C "), (1, "e"), (1, "ab"), (1, 3), (1, None), (1, ["c"]), (2, "d)"), (3, False),
+          (3, "False"), (3, 0), (4, {"a", "d"}), (4, "a, d"), (4, "ad"), (4, ["d", "a"]), (4, set()), (4, ""),
+          (4, {"a", "e"}), (4, 4), (4, {1, 2})]
+
+
+@pytest.mark.parametrize("n, respuesta", FORMAS)
+def test_el_corrector_solo_suspende_por_formato_lo_que_interpretar_rechaza(n, respuesta):
+    try:
+        interpretar(n, respuesta)
+        valida = True
+    except FormatoNoValido:
+        valida = False
+    try:
+        corregir(n, respuesta)
+        por_formato = False
+    except Suspenso as e:
+        por_formato = "la respuesta debe ser" in str(e)
+    assert valida != por_formato
+
+
+def _ejecutado(*fuentes):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(f) for f in fuentes]
+    NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True).execute()
+    return nb.cells
+
+
+def test_la_comprobacion_visible_en_un_nucleo_de_verdad():
+    celdas = _ejecutado("from harness.cuestionario import revisar_formato",
+                        "respuesta_1 = c", "revisar_formato('respuesta_1')",
+                        "respuesta_3 = false",
+                        "respuesta_4 = 'a, d'", "revisar_formato('respuesta_4')",
+                        "respuesta_2 = 'z'", "revisar_formato('respuesta_2')",
+                        "x = no_existe")
+    sin_comillas, no_existe, booleano, _, vale, _, mal, otro = [c.outputs for c in celdas[1:]]
+    # Una letra sin comillas: una pista en español, no una traza en inglés.
+    assert sin_comillas[0].ename == "NameError"
+    assert sin_comillas[0].traceback == ['✘ NameError: c no está definido. Python ha leído c como una variable. '
+                                         'Escribe la letra entre comillas: "c".']
+    assert "aún no existe" in no_existe[0].evalue and "Traceback" not in "".join(no_existe[0].traceback)
+    assert "True o False, con mayúscula" in booleano[0].traceback[0]
+    assert vale[0].text.startswith("El formato de respuesta_4 es válido.")
+    assert mal[0].ename == "FormatoNoValido" and "una sola letra entre comillas" in mal[0].evalue
+    assert otro[0].ename == "NameError" and len(otro[0].traceback) > 1  # los demás NameError, como siempre
+
+
+# El widget formativo
+
+def _leido(html):
+    """Lo que se lee en un trozo de HTML: sin etiquetas ni entidades."""
+    import html as htmllib
+    import re
+    return htmllib.unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def _sin_codigo(texto):
+    return texto.replace("`", "")
+
+def _widget(n):
+    p = PREGUNTAS[n]
+    correctas = p["correcta"] if isinstance(p["correcta"], set) else {p["correcta"]}
+    return _Pregunta(n, p["opciones"], correctas, p["explicaciones"], n == 4)
+
+
+def test_el_widget_acierta_y_explica_la_opcion_marcada():
+    w = _widget(1)
+    w.casillas["c"].value = True
+    w.contestar()
+    assert "✔ Correcto." in w.salida.value
+    assert _sin_codigo(PREGUNTAS[1]["explicaciones"]["c"]) in _leido(w.salida.value)
+    assert w._repr_mimebundle_()[RESPUESTA_MIME] == {"pregunta": 1, "respuesta": ["c"]}
+
+
+def test_el_widget_de_una_sola_opcion_desmarca_las_demas():
+    w = _widget(2)
+    w.casillas["a"].value = True
+    w.casillas["b"].value = True
+    assert [c for c, casilla in w.casillas.items() if casilla.value] == ["b"]
+    w.contestar()
+    assert "✘ No es correcto." in w.salida.value
+
+
+def test_el_widget_de_varias_es_a_todo_o_nada_y_explica_cada_marcada():
+    w = _widget(4)
+    w.casillas["a"].value = True
+    w.contestar()
+    assert "✘ No es correcto." in w.salida.value and "todo o nada" in w.salida.value
+    w.casillas["d"].value = True
+    w.contestar()
+    assert "✔ Correcto." in w.salida.value
+    for letra in "ad":
+        assert _sin_codigo(PREGUNTAS[4]["explicaciones"][letra]) in _leido(w.salida.value)
+
+
+def test_el_widget_sin_marcar_nada_pide_una_opcion():
+    w = _widget(3)
+    w.contestar()
+    assert "Marca una opción" in w.salida.value and w.marcadas is None
+
+
+def test_la_copia_sin_nucleo_lleva_opciones_respuesta_y_explicaciones():
+    w = _widget(3)
+    assert "Sin comprobar." in w.html()
+    assert all(_sin_codigo(t) in _leido(w.html()) for t in PREGUNTAS[3]["explicaciones"].values())
+    w.casillas[True].value = True
+    w.contestar()
+    copia = w.html()
+    assert "has marcado: verdadero" in copia and "✘ No es correcto." in copia
+    assert _sin_codigo(PREGUNTAS[3]["opciones"][False]) in _leido(copia)
+
+
+def test_la_celda_formativa_se_ejecuta_y_guarda_la_respuesta_para_el_informe():
+    celda = celda_formativa(4)
+    celdas = _ejecutado("from harness.cuestionario import pregunta", celda.source)
+    datos = celdas[1].outputs[0]["data"]
+    assert "application/vnd.jupyter.widget-view+json" in datos and "Sin comprobar." in datos["text/html"]
+    # Lo que queda en el cuaderno guardado tras pulsar «Comprobar»: la salida actualizada lleva la respuesta.
+    cuaderno = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(celda.source, outputs=[
+        nbformat.v4.new_output("display_data", data={RESPUESTA_MIME: {"pregunta": 4, "respuesta": ["d", "a"]}})])])
+    assert respuestas_del_cuaderno(cuaderno) == {1: None, 2: None, 3: None, 4: frozenset("ad")}
+
+
+def test_respuestas_del_cuaderno_en_modo_calificado_sin_ejecutar_nada():
+    def celda(n, fuente):
+        return nbformat.v4.new_code_cell(fuente, metadata={"nbgrader": {"grade_id": "respuesta-%d" % n}})
+
+    cuaderno = nbformat.v4.new_notebook(cells=[
+        celda(1, "# comentario\nrespuesta_1 = ' C '"), celda(2, "respuesta_2 = c"), celda(3, "respuesta_3 = False"),
+        celda(4, "respuesta_4 = set()")])
+    assert respuestas_del_cuaderno(cuaderno) == {1: "c", 2: None, 3: False, 4: frozenset()}
+    cuaderno.cells[3].source = "import os\nrespuesta_4 = os.system('echo no')"
+    assert respuestas_del_cuaderno(cuaderno)[4] is None

@@ -14,6 +14,10 @@ from course import CUADERNO, RAIZ, TAREA, corregir, paquete
 from course.entregas import soluciones
 from cursos import copiar_curso, nbgrader
 
+# El modo del cuestionario con el que está generada release/: el de nbgrader_config.py.
+MODO = re.search(r'^c\.Cuestionario\.modo = "(\w+)"', (RAIZ / "nbgrader_config.py").read_text(), re.M).group(1)
+PUNTOS_DEL_CUESTIONARIO = 4 if MODO == "calificado" else 0
+
 FUENTE = RAIZ / "source" / TAREA / CUADERNO
 RELEASE = RAIZ / "release" / TAREA / CUADERNO
 
@@ -49,9 +53,13 @@ def test_release_no_tiene_soluciones_ni_pruebas_ocultas():
     buenas = soluciones(nbformat.read(FUENTE, as_version=4))
     assert set(buenas) == {"ejecutar", "respuesta-1", "respuesta-2", "respuesta-3", "respuesta-4"}
     por_id = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells if "nbgrader" in c.metadata}
+    # En modo formativo, el cuestionario no tiene celdas de respuesta: sus widgets no esconden nada.
+    assert set(buenas) & set(por_id) == ({"ejecutar"} if MODO == "formativo" else set(buenas))
     for grade_id, solucion in buenas.items():
+        if grade_id not in por_id:
+            continue
         celda = por_id[grade_id].source
-        assert "# TU CÓDIGO AQUÍ" in celda and "raise NotImplementedError()" in celda
+        assert "# TU CÓDIGO AQUÍ" in celda and 'raise NotImplementedError("falta tu respuesta' in celda
         # Ninguna línea de la respuesta buena queda en la del estudiante, salvo el código de partida.
         partida = set(celda.splitlines())
         for linea in solucion.splitlines():
@@ -88,10 +96,31 @@ def test_la_fuente_se_ejecuta_entera_sin_errores(fuente_ejecutada):
                 assert not (salida.output_type == "stream" and salida.name == "stderr"), (celda.source, salida.text)
 
 
-def test_la_primera_celda_muestra_el_error_del_turno_1_y_la_muerte_en_el_turno_2(fuente_ejecutada):
+def test_el_primer_experimento_muere_en_el_turno_2_sin_atender_t3(fuente_ejecutada):
+    celda = next(c for c in fuente_ejecutada.cells if c.cell_type == "code" and "bucle(" in c.source)
+    salida = "".join(s.get("text", "") for s in celda.outputs)
+    atendidas = [l.split()[3] for l in salida.splitlines() if l.strip().startswith("el harness atiende")]
+    assert atendidas == ["t1", "t2"], salida
+    assert "La conversación muere en el turno 2 con FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'" in salida
+
+
+def test_la_leccion_enseña_el_tope_y_la_respuesta_del_explorador(fuente_ejecutada):
     salidas = "".join(s.get("text", "") for c in fuente_ejecutada.cells if c.cell_type == "code" for s in c.outputs)
-    assert "t1 ← ERROR \"no se ha ejecutado: falta el campo 'ruta'\"" in salidas
-    assert "turno 2: FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'" in salidas
+    assert "bucle devuelve: 'tope' None y una conversación de 8 mensajes" in salidas
+    assert "¿idempotente? True · 'pan, leche, patatas'" in salidas
+    codigo = "".join(s.get("data", {}).get("text/plain", "") for c in fuente_ejecutada.cells if c.cell_type == "code"
+                     for s in c.outputs)
+    for funcion in ("def bucle(", "def leer(", "def error(", "def añadir(", "def una_y_dos("):
+        assert funcion in codigo, funcion
+
+
+def test_el_cuestionario_de_la_fuente_es_el_de_course_cuestionario():
+    """Las celdas del cuestionario en la fuente están en modo calificado y salen de PREGUNTAS: un solo sitio."""
+    from course.cuestionario import INTRODUCCION, PREGUNTAS, enunciado
+
+    fuente = nbformat.read(FUENTE, as_version=4)
+    marcadas = {c.metadata["cuestionario"]: c.source for c in fuente.cells if "cuestionario" in c.metadata}
+    assert marcadas == {"introduccion": INTRODUCCION["calificado"], **{n: enunciado(n) for n in PREGUNTAS}}
 
 
 def test_validate_acepta_la_fuente():
@@ -107,10 +136,11 @@ def test_validate_en_la_release_sin_contestar_falla_solo_en_cuestionario_y_desaf
     fallos = Validator().validate(str(copia))
     assert set(fallos) == {"failed"}, fallos
     celdas = [f["source"] for f in fallos["failed"]]
-    for n in (1, 2, 3, 4):
+    preguntas = (1, 2, 3, 4) if MODO == "calificado" else ()  # las formativas no se validan: no puntúan
+    for n in preguntas:
         assert sum("respuesta_%d" % n in c for c in celdas) == 1, celdas
     assert sum("bucle(" in c for c in celdas) == 1, celdas
-    assert len(celdas) == 5
+    assert len(celdas) == 1 + len(preguntas)
 
 
 def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
@@ -120,8 +150,9 @@ def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
     notas = corregir.notas(raiz)
     assert set(notas) == {p.stem for p in corregir.EJEMPLOS.glob("*.toml")}
     for estudiante, (puntos, maximo) in notas.items():
-        esperado = corregir.leer_ejemplo(corregir.EJEMPLOS / (estudiante + ".toml")).get("nota")
-        assert maximo == 16
+        ejemplo = corregir.leer_ejemplo(corregir.EJEMPLOS / (estudiante + ".toml"))
+        esperado = ejemplo["nota"] if MODO == "calificado" else ejemplo["nota_formativo"]
+        assert maximo == 12 + PUNTOS_DEL_CUESTIONARIO
         assert puntos == esperado, estudiante
     csv = (raiz / "exports" / "notas.csv").read_text()
     assert all(e in csv for e in notas)
@@ -129,7 +160,7 @@ def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
         html = (raiz / "feedback" / estudiante / TAREA / (TAREA + ".html")).read_text(encoding="utf-8")
         assert "✔" in html or "No pasa" in html
         # Los rótulos de la retroalimentación, en español (course/plantillas/retroalimentacion).
-        assert "%s: %g de 16 puntos" % (TAREA, notas[estudiante][0]) in re.sub(r"\s+", " ", html)
+        assert "%s: %g de %d puntos" % (TAREA, notas[estudiante][0], 12 + PUNTOS_DEL_CUESTIONARIO) in re.sub(r"\s+", " ", html)
         assert "Score" not in html and "Test cell" not in html and "Student" not in html
 
 

@@ -1,16 +1,18 @@
 """La lección en un navegador de verdad, como la hace un estudiante.
 
-Un JupyterLab real (en español, como `make lab`) sobre una copia temporal del curso y un
+Un JupyterLab de verdad (en español, como `make lab`) sobre una copia temporal del curso y un
 Chromium de Debian manejado con Playwright: abrir el cuaderno publicado, ejecutarlo todo, ver
-morir la conversación en el turno 2, pulsar Validate de nbgrader (falla), contestar el
-cuestionario y el reto en sus celdas, guardar, ejecutarlo todo otra vez (llega al final), usar
-los widgets (el explorador pasa de `leer` a `añadir` y cambia su veredicto; el visor avanza
-turno a turno; el visor de la conversación del estudiante está entera) y volver a validar (pasa).
+morir la conversación en el turno 2, pulsar Validate de nbgrader (falla), contestar el reto (y el
+cuestionario, si está en modo calificado) en sus celdas, guardar, ejecutarlo todo otra vez (llega
+al final), usar los widgets (el explorador pasa de `leer` a `añadir` y cambia su veredicto; el
+visor avanza turno a turno; el visor de la conversación del estudiante está entera; en modo
+formativo, una pregunta del cuestionario se contesta mal y bien con su widget y enseña cada
+veredicto al momento) y volver a validar (pasa).
 
 La maquinaria está en navegador.py; aquí, los pasos de la lección, cada uno en su función.
 Si falla, hay captura, consola del navegador y registro del servidor en tests/artefactos/.
 
-Ejecutar sólo esta prueba: `.venv/bin/python -m pytest tests/test_navegador.py -v`.
+Ejecutar solo esta prueba: `.venv/bin/python -m pytest tests/test_navegador.py -v`.
 """
 
 import json
@@ -28,11 +30,18 @@ TRABAJO = f"trabajo/{LECCION}/{LECCION}.ipynb"
 RELEASE = Path("release") / LECCION / f"{LECCION}.ipynb"
 SOURCE = Path("source") / LECCION / f"{LECCION}.ipynb"
 
-MUERTE_EN_EL_TURNO_2 = "turno 2: FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'"
-# Las celdas de respuesta que rellena el estudiante (grade_id de docs/CONTRATOS.md).
+MUERTE_EN_EL_TURNO_2 = "La conversación muere en el turno 2 con FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'"
+# Las celdas de respuesta que rellena el estudiante (grade_id de docs/CONTRATOS.md); las del
+# cuestionario solo existen en modo calificado.
 RESPUESTAS = ["respuesta-1", "respuesta-2", "respuesta-3", "respuesta-4", "ejecutar"]
-# Las pruebas visibles que fallan sin contestar (las demás del reto son ocultas: en release, sólo comentarios).
+# Las pruebas visibles que fallan sin contestar (las demás del reto son ocultas: en release, solo comentarios).
 FALLAN_SIN_CONTESTAR = ["pregunta-1", "pregunta-2", "pregunta-3", "pregunta-4", "ejecutar-salmorejo"]
+
+
+def las_que_hay(curso, ruta, grade_ids):
+    """Los grade_id de la lista que tiene de verdad el cuaderno (depende del modo del cuestionario)."""
+    celdas = nv.celdas_por_grade_id(curso / ruta)
+    return [g for g in grade_ids if g in celdas]
 
 
 # =========================================================================== fixtures
@@ -228,6 +237,29 @@ def comprobar_visor_del_estudiante(pagina):
     expect(ultimo).not_to_contain_text("Conversación rota")
 
 
+def comprobar_cuestionario(pagina):
+    """La pregunta 1 en su widget: una opción mala y luego la buena, cada una con su veredicto al momento."""
+    from playwright.sync_api import expect
+
+    from course.cuestionario import PREGUNTAS
+
+    pregunta = salida_con(pagina, ".cuestionario")
+    boton = pregunta.get_by_role("button", name="Comprobar")
+    buena = PREGUNTAS[1]["correcta"]
+    mala = next(c for c in PREGUNTAS[1]["opciones"] if c != buena)
+    for letra, veredicto, explicacion in ((mala, "✘ No es correcto.", PREGUNTAS[1]["explicaciones"][mala]),
+                                          (buena, "✔ Correcto.", PREGUNTAS[1]["explicaciones"][buena])):
+        pregunta.locator(".widget-checkbox").filter(has_text=letra + ")").locator("input").check()
+        boton.click()
+        veredicto_en_pantalla = pregunta.locator(".widget-html-content").last
+        expect(veredicto_en_pantalla).to_contain_text(veredicto, timeout=nv.ESPERA_UI * 1000)
+        expect(veredicto_en_pantalla).to_contain_text(explicacion.split("`")[0].strip())
+    # De una sola respuesta: marcar la buena ha desmarcado la mala.
+    marcadas = pregunta.locator(".widget-checkbox input:checked")
+    expect(marcadas).to_have_count(1)
+    capturar(pregunta, "cuestionario.png")
+
+
 def comprobar_widgets(pagina, curso, ruta):
     """Explorador y visor de harness.widgets, si el cuaderno los usa (el cuaderno ya ejecutado entero)."""
     explorador, visor = que_widgets_usa(curso, ruta)
@@ -236,6 +268,8 @@ def comprobar_widgets(pagina, curso, ruta):
     if visor:
         comprobar_visor(pagina)
         comprobar_visor_del_estudiante(pagina)
+    if "pregunta(" in (curso / ruta).read_text(encoding="utf-8"):
+        comprobar_cuestionario(pagina)
     if not (explorador or visor):
         print(f"{ruta} aún no usa el explorador ni el visor de harness.widgets: sin pasos de widgets")
     return explorador, visor
@@ -299,8 +333,8 @@ def test_el_estudiante_hace_la_leccion_en_el_navegador(pagina, servidor, curso):
     abrir_como_estudiante(pagina, servidor, ruta)
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_muerte_en_el_turno_2(pagina, curso, ruta)
-    validar_y_esperar_fallo(pagina, curso, ruta, FALLAN_SIN_CONTESTAR)
-    contestar(pagina, curso, ruta, respuestas_correctas(curso))
+    validar_y_esperar_fallo(pagina, curso, ruta, las_que_hay(curso, ruta, FALLAN_SIN_CONTESTAR))
+    contestar(pagina, curso, ruta, respuestas_correctas(curso, ids=las_que_hay(curso, ruta, RESPUESTAS)))
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_que_corre_entero(pagina, curso, ruta)
     assert comprobar_widgets(pagina, curso, ruta) == (True, True), "el cuaderno ya no usa el explorador y el visor"

@@ -9,4 +9,4 @@ def ejecutar(llamada, entorno):
     if motivo is not None:
         return error(llamada["id"], "no se ha ejecutado: " + motivo)
     # TU CÓDIGO AQUÍ
-    raise NotImplementedError()
+    raise NotImplementedError("falta tu respuesta: escríbela en lugar de esta línea")
