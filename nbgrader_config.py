@@ -41,3 +41,21 @@ c.Autograde.autograde_preprocessors = [
 # La retroalimentación, con los rótulos en español: course/plantillas/retroalimentacion.
 c.HTMLExporter.template_name = "retroalimentacion"
 c.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.dirname(course.__file__), "plantillas")]
+
+# El aviso «Attribute 'checksum' … has changed!» de cada celda con pruebas ocultas
+# (jupyter/nbgrader#1961) es lo esperado en nuestras celdas: se calla ahí (course/complementos.py).
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "course.complementos.SobrescribirCeldas",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+
+# Entregar tarde resta un punto por día empezado de retraso (con una fecha de entrega en el
+# gradebook: `nbgrader db assignment add errores-como-observaciones --duedate=...`).
+c.AssignLatePenalties.plugin_class = "course.complementos.DescuentoPorRetraso"
+c.DescuentoPorRetraso.puntos_por_dia = 1.0
+
+# `nbgrader zip_collect`: las descargas de Moodle y de Canvas (course/complementos.py).
+c.ZipCollectApp.collector_plugin = "course.complementos.RecolectorLMS"
