@@ -302,6 +302,8 @@ def corregir_clase(raiz, trabajos=None, informe=True):
     _preparar_gradebook(curso, estudiantes)
     print("%d entregas de %s, en %d proceso%s." % (len(estudiantes), TAREA, trabajos, "s" * (trabajos != 1)))
     resultados = corregir_en_paralelo(raiz, estudiantes, trabajos)
+    with sqlite3.connect(curso.db) as conexion:  # de vuelta a un solo fichero, como lo deja nbgrader
+        conexion.execute("PRAGMA journal_mode=DELETE")
     _guardar_registro(raiz, resultados)
 
     csv = raiz / "exports" / "notas.csv"

@@ -281,7 +281,8 @@ def html_del_informe(datos, raiz):
             partes += ["<h3>Pregunta %d</h3>" % pregunta,
                        grafica_de_barras([_rotulo_de_opcion(pregunta, o)[:60] for o in opciones],
                                          [cuenta[o] for o in opciones],
-                                         [VERDE if o in correcta else GRIS for o in opciones], "estudiantes")]
+                                         [VERDE if o in correcta else GRIS for o in opciones], "estudiantes"),
+                       "<p class='cuenta'>%s</p>" % " · ".join("%s: %d" % (_e(o), cuenta[o]) for o in opciones)]
     else:
         partes.append("<p>No se han encontrado respuestas del cuestionario en los cuadernos corregidos.</p>")
 
