@@ -58,6 +58,7 @@ def _limpiar(raiz):
 
 
 def _nbgrader_en_cadena(raiz, entorno):
+    (raiz / "exports").mkdir(exist_ok=True)  # nbgrader export no crea la carpeta
     for orden in (["autograde", TAREA, "--force"], ["generate_feedback", TAREA, "--force"],
                   ["export", "--to", str(raiz / "exports" / "notas.csv")]):
         subprocess.run([sys.executable, "-m", "nbgrader", *orden], cwd=raiz, check=True,

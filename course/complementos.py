@@ -106,7 +106,8 @@ class RecolectorLMS(FileNameCollectorPlugin):
 
     def _roster(self):
         if not hasattr(self, "_estudiantes"):
-            url = self.gradebook or "sqlite:///" + os.path.abspath("gradebook.db")
+            curso = getattr(self.parent, "coursedir", None)
+            url = self.gradebook or (curso.db_url if curso else "sqlite:///" + os.path.abspath("gradebook.db"))
             with Gradebook(url) as gb:
                 self._estudiantes = [type("E", (), {"id": s.id, "first_name": s.first_name, "last_name": s.last_name})
                                      for s in gb.students]

@@ -70,6 +70,8 @@ class Curso:
         config = PyFileConfigLoader("nbgrader_config.py", path=str(self.raiz)).load_config()
         config.CourseDirectory.root = str(self.raiz)
         config.CourseDirectory.db_url = "sqlite:///%s?timeout=%d" % (self.db, ESPERA_GRADEBOOK)
+        # Con las salidas ya recogidas, el núcleo de cada entrega se cierra sin esperarlo.
+        config.Execute.shutdown_kernel = "immediate"
         self.config = config
         # Los mensajes de nbgrader van al registro de cada entrega, no a la pantalla.
         self.log = logging.getLogger("curso.correccion")
@@ -100,7 +102,7 @@ class Curso:
         from nbgrader.utils import capture_log, temp_attrs
 
         with temp_attrs(self.coursedir, assignment_id=TAREA, student_id=estudiante):
-            app = GenerateFeedback(coursedir=self.coursedir, parent=self.api)
+            app = GenerateFeedback(coursedir=self.coursedir, parent=self.api, exporter_class=_html_compilado())
             app.force = True
             return capture_log(app)
 
@@ -115,6 +117,34 @@ class Curso:
         Path(destino).parent.mkdir(parents=True, exist_ok=True)
         with self.gradebook() as gb:
             CsvExportPlugin(to=str(destino), config=self.config, log=self.log).export(gb)
+
+
+_HTML = None
+
+
+def _html_compilado():
+    """El HTMLExporter de nbconvert, con su entorno de Jinja compartido dentro de este proceso.
+
+    generate_feedback crea un exportador por entrega, y cada uno volvería a leer y compilar las
+    plantillas (un tercio de lo que cuesta la retroalimentación); con la misma configuración, el
+    entorno compilado de la primera entrega sirve para todas. Los filtros que dependen de cada
+    cuaderno (resaltado, widgets) nbconvert los vuelve a registrar antes de cada conversión.
+    """
+    global _HTML
+    if _HTML is None:
+        from nbconvert.exporters import HTMLExporter
+
+        class HTMLCompilado(HTMLExporter):
+            _entornos = {}
+
+            def _create_environment(self):
+                clave = (tuple(self.template_paths), self.template_name, self.template_file)
+                if clave not in self._entornos:
+                    self._entornos[clave] = super()._create_environment()
+                return self._entornos[clave]
+
+        _HTML = HTMLCompilado
+    return _HTML
 
 
 # --------------------------------------------------------------------------- un proceso de trabajo
@@ -148,12 +178,15 @@ def corregir_uno(estudiante):
     try:
         _avisar(estudiante, "corrigiendo")
         hecho = _CURSO.autocorregir(estudiante)
+        resultado["autograde"] = time.monotonic() - inicio
         resultado["registro"] = hecho.get("log", "") + hecho.get("error", "")
         if not hecho["success"]:
             resultado["motivo"] = "nbgrader no ha podido corregir la entrega"
             return resultado
         _avisar(estudiante, "retroalimentación")
+        antes = time.monotonic()
         hecho = _CURSO.retroalimentar(estudiante)
+        resultado["retroalimentacion"] = time.monotonic() - antes
         resultado["registro"] += hecho.get("log", "") + hecho.get("error", "")
         resultado["nota"], resultado["maximo"] = _CURSO.nota(estudiante)
         resultado["bien"] = bool(hecho["success"])
@@ -305,6 +338,11 @@ def corregir_clase(raiz, trabajos=None, informe=True):
     with sqlite3.connect(curso.db) as conexion:  # de vuelta a un solo fichero, como lo deja nbgrader
         conexion.execute("PRAGMA journal_mode=DELETE")
     _guardar_registro(raiz, resultados)
+    corregidas = [r for r in resultados.values() if "retroalimentacion" in r]
+    if corregidas:
+        print("Por entrega, de media: %.1f s de autograde y %.2f s de retroalimentación."
+              % (sum(r["autograde"] for r in corregidas) / len(corregidas),
+                 sum(r["retroalimentacion"] for r in corregidas) / len(corregidas)))
 
     csv = raiz / "exports" / "notas.csv"
     curso.exportar(csv)
