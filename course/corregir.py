@@ -76,6 +76,8 @@ class Curso:
         # Los mensajes de nbgrader van al registro de cada entrega, no a la pantalla.
         self.log = logging.getLogger("curso.correccion")
         self.log.propagate = False
+        if not self.log.handlers:
+            self.log.addHandler(logging.NullHandler())
         self.log.setLevel(logging.INFO)
         self.coursedir = CourseDirectory(config=config, log=self.log)
         self.api = NbGraderAPI(self.coursedir, Authenticator(config=config, log=self.log),

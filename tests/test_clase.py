@@ -60,7 +60,9 @@ def test_mismas_notas_que_nbgrader_secuencial(clase, tmp_path):
     raiz, _, _ = clase
     secuencial = _montar(tmp_path / "curso")
     nbgrader(secuencial, "autograde", TAREA, "--force")
-    assert corregir.notas(secuencial) == {e: n for e, n in corregir.notas(raiz).items() if e != ROTA}
+    sin_la_rota = lambda notas: {e: n for e, n in notas.items() if e != ROTA}  # noqa: E731
+    assert sin_la_rota(corregir.notas(secuencial)) == sin_la_rota(corregir.notas(raiz))
+    assert len(sin_la_rota(corregir.notas(raiz))) == len(CLASE)
 
 
 def test_un_solo_gradebook_sin_escrituras_perdidas(clase):
@@ -74,7 +76,9 @@ def test_un_solo_gradebook_sin_escrituras_perdidas(clase):
             assert sorted(g.name for g in notas) == sorted(pruebas)
             assert all(g.auto_score is not None for g in notas), estudiante
     csv = (raiz / "exports" / "notas.csv").read_text(encoding="utf-8").splitlines()
-    assert csv[0].startswith("assignment,") and len(csv) == 1 + len(CLASE)
+    # La rota también está, con un cero: es lo que nbgrader apunta a una entrega que no puede leer.
+    assert csv[0].startswith("assignment,") and len(csv) == 1 + len(CLASE) + 1
+    assert any(",%s," % ROTA in fila and fila.endswith(",0.0,14.0") for fila in csv)
     for estudiante in CLASE:
         assert (raiz / "feedback" / estudiante / TAREA / (TAREA + ".html")).exists()
 
@@ -94,8 +98,14 @@ def test_la_salida_en_espanol_nombra_a_cada_estudiante_sin_avisos_de_checksum(cl
 # --------------------------------------------------------------------------- el informe
 
 def _fallos_en_los_cuadernos(raiz):
-    """{grade_id: cuántos no la pasan}, según las salidas de error de los cuadernos corregidos."""
+    """{grade_id: cuántos no la pasan}, según las salidas de error de los cuadernos corregidos.
+
+    La entrega rota no tiene cuaderno corregido: nbgrader le apunta un cero, así que las falla todas.
+    """
     fallos = {}
+    with Gradebook("sqlite:///%s" % (raiz / "gradebook.db")) as gb:
+        for nota in gb.find_submission_notebook(TAREA, TAREA, ROTA).grades:
+            fallos[nota.name] = int((nota.score or 0) < nota.max_score)
     for estudiante in CLASE:
         nb = nbformat.read(raiz / "autograded" / estudiante / TAREA / CUADERNO, as_version=4)
         for celda in nb.cells:
@@ -116,7 +126,7 @@ def test_el_informe_cuenta_los_fallos_de_cada_prueba_oculta(clase):
     for gid, n in fallos.items():
         assert "<code>%s</code></td><td class=\"n\">" % gid in html
         assert re.search(r"<code>%s</code></td><td class=\"n\">[\d.]+</td><td class=\"n\">%d de %d</td>"
-                         % (re.escape(gid), n, len(CLASE)), html), gid
+                         % (re.escape(gid), n, len(CLASE) + 1), html), gid
 
 
 def test_el_informe_cuenta_lo_que_eligio_la_clase_en_el_cuestionario(clase):
@@ -134,7 +144,7 @@ def test_el_informe_enlaza_la_retroalimentacion_de_cada_estudiante(clase):
     raiz, _, _ = clase
     html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
     enlaces = re.findall(r"<a href='([^']+)'>retroalimentación</a>", html)
-    assert len(enlaces) == len(CLASE)
+    assert len(enlaces) == len(CLASE)  # la rota no tiene retroalimentación
     for enlace in enlaces:
         assert (raiz / "exports" / enlace).resolve().exists(), enlace
 
