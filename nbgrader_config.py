@@ -38,9 +38,11 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 
-# La retroalimentación, con los rótulos en español: course/plantillas/retroalimentacion.
-c.HTMLExporter.template_name = "retroalimentacion"
-c.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.dirname(course.__file__), "plantillas")]
+# La retroalimentación, con los rótulos en español: course/plantillas/retroalimentacion. Sólo
+# para generate_feedback (también el del formgrader): la página de corregir a mano del
+# formgrader usa su propia plantilla, y con esta no se abriría.
+c.GenerateFeedback.HTMLExporter.template_name = "retroalimentacion"
+c.GenerateFeedback.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.dirname(course.__file__), "plantillas")]
 
 # El aviso «Attribute 'checksum' … has changed!» de cada celda con pruebas ocultas
 # (jupyter/nbgrader#1961) es lo esperado en nuestras celdas: se calla ahí (course/complementos.py).
