@@ -76,7 +76,7 @@ def main():
     opciones = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     opciones.add_argument("--estudiantes", type=int, default=40)
     opciones.add_argument("--rondas", type=int, default=1)
-    opciones.add_argument("--trabajos", type=int, default=None, help="procesos del nuestro (por defecto, uno por núcleo)")
+    opciones.add_argument("--trabajos", type=int, default=None, help="procesos del nuestro (por defecto, los de make grade)")
     a = opciones.parse_args()
     entorno = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
     entorno.pop("TRABAJOS", None) if a.trabajos else None
