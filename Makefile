@@ -7,7 +7,7 @@ ASSIGNMENT := errores-como-observaciones
 # nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: install lab test bwrap release grade bench capturas bundle clean
+.PHONY: install lab test bwrap release grade demo limpiar-demo informe bench capturas bundle clean
 
 install: $(STAMP)
 
@@ -38,13 +38,27 @@ clean:
 release: $(STAMP)
 	$(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
 
-# Release, autograde, feedback and grades, end to end (example submissions if submitted/ is empty).
+# Release, autograde, feedback, grades CSV and class report, end to end, on every core
+# (TRABAJOS=N to choose). With submitted/ empty it grades the demo course in demo/ instead.
+TRABAJOS ?=
 grade: $(STAMP) bwrap
-	$(BIN)/python -m course.corregir
+	$(BIN)/python -m course.corregir $(if $(TRABAJOS),--trabajos $(TRABAJOS))
 
-# Isolated grading vs plain nbgrader on the same honest submissions (a ratio, not a test).
+# The example submissions, graded in a course of their own (demo/, with its own gradebook).
+demo: $(STAMP) bwrap
+	$(BIN)/python -m course.corregir --demo $(if $(TRABAJOS),--trabajos $(TRABAJOS))
+
+limpiar-demo:
+	rm -rf demo
+
+# exports/informe.html again, from the gradebook and autograded/ (make grade already writes it).
+informe: $(STAMP)
+	$(BIN)/python -m course.informe
+
+# Isolated grading vs plain nbgrader on the same honest submissions (a ratio, not a test), and
+# a class of 40 with `make grade` vs nbgrader's own sequential chain (bench/clase.py).
 bench: $(STAMP) bwrap
-	$(BIN)/python bench/correccion.py
+	$(BIN)/python bench/correccion.py; a=$$?; $(BIN)/python bench/clase.py; b=$$?; exit $$((a || b))
 
 # Screenshots of the explorer and the viewer for the docs, taken by the browser test.
 capturas: $(STAMP)

@@ -50,7 +50,7 @@ c.Autograde.exporter_class = "course.aislado.entrada.LectorDeEntregas"
 c.Autograde.sanitize_preprocessors = [
     "course.aislado.entrada.SanearEntrega",
     "nbgrader.preprocessors.OverwriteKernelspec",
-    "nbgrader.preprocessors.OverwriteCells",
+    "course.complementos.SobrescribirCeldas",  # OverwriteCells, callado ante el checksum de nuestras celdas (nbgrader#1961)
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 
@@ -68,11 +68,22 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 
-# La retroalimentación, con los rótulos en español: course/plantillas/retroalimentacion.
-c.HTMLExporter.template_name = "retroalimentacion"
-c.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.dirname(course.__file__), "plantillas")]
+# La retroalimentación, con los rótulos en español: course/plantillas/retroalimentacion. Solo
+# para generate_feedback (también el del formgrader): la página de corregir a mano del
+# formgrader usa su propia plantilla, y con esta no se abriría.
+c.GenerateFeedback.HTMLExporter.template_name = "retroalimentacion"
+c.GenerateFeedback.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.dirname(course.__file__), "plantillas")]
+
 # Nada de una entrega se ejecuta en el navegador de quien abre la retroalimentación: sin salidas
 # JavaScript ni vistas de widgets, y el HTML del markdown y de las salidas limpio (nh3), bajo una
 # política de seguridad que no deja correr ningún script (course/aislado/retroalimentacion.py).
-c.HTMLExporter.sanitize_html = True
-c.HTMLExporter.filters = {"clean_html": "course.aislado.retroalimentacion.limpiar_html"}
+c.GenerateFeedback.HTMLExporter.sanitize_html = True
+c.GenerateFeedback.HTMLExporter.filters = {"clean_html": "course.aislado.retroalimentacion.limpiar_html"}
+
+# Entregar tarde resta un punto por día empezado de retraso (con una fecha de entrega en el
+# gradebook: `nbgrader db assignment add errores-como-observaciones --duedate=...`).
+c.AssignLatePenalties.plugin_class = "course.complementos.DescuentoPorRetraso"
+c.DescuentoPorRetraso.puntos_por_dia = 1.0
+
+# `nbgrader zip_collect`: las descargas de Moodle y de Canvas (course/complementos.py).
+c.ZipCollectApp.collector_plugin = "course.complementos.RecolectorLMS"

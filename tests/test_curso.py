@@ -143,10 +143,13 @@ def test_validate_en_la_release_sin_contestar_falla_solo_en_cuestionario_y_desaf
     assert len(celdas) == 1 + len(preguntas)
 
 
-def test_make_grade_corrige_las_entregas_de_ejemplo(tmp_path):
-    raiz = copiar_curso(tmp_path)
-    (raiz / "submitted").mkdir()
-    corregir.main(raiz)
+def test_make_grade_corrige_las_entregas_de_ejemplo_en_un_curso_aparte(tmp_path):
+    curso = copiar_curso(tmp_path)
+    (curso / "submitted").mkdir()
+    corregir.main(curso)
+    # Las de ejemplo van al curso de demostración, con su gradebook: la clase de verdad, intacta.
+    assert not (curso / "gradebook.db").exists() and not any((curso / "submitted").iterdir())
+    raiz = curso / corregir.DEMO
     notas = corregir.notas(raiz)
     assert set(notas) == {p.stem for p in corregir.EJEMPLOS.glob("*.toml")}
     for estudiante, (puntos, maximo) in notas.items():

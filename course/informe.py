@@ -1,0 +1,311 @@
+"""El informe de la clase, exports/informe.html: qué hay que volver a explicar, de un vistazo.
+
+    python -m course.informe [RAIZ]
+
+Lee el gradebook y los cuadernos de autograded/ después de corregir: la distribución de las
+notas, cuántos fallan cada prueba oculta (`ejecutar-*`, `pregunta-*`), los diagnósticos más
+frecuentes del corrector, qué ha elegido la clase en cada pregunta del cuestionario y un enlace a
+la retroalimentación de cada estudiante. Las gráficas (matplotlib) van dentro del HTML, en PNG
+base64: el fichero se abre solo, sin nada al lado.
+"""
+
+import ast
+import base64
+import collections
+import datetime
+import html
+import io
+import sys
+from pathlib import Path
+
+import nbformat
+
+from . import CUADERNO, RAIZ, TAREA
+
+AZUL, ROJO, VERDE, GRIS = "#3b6ea5", "#c0392b", "#2e8b57", "#9aa5b1"
+
+
+# --------------------------------------------------------------------------- los datos
+
+def _grade_id(celda):
+    return celda.metadata.get("nbgrader", {}).get("grade_id", "")
+
+
+def respuestas_del_cuestionario(nb):
+    """{n: respuesta} del cuaderno: la de course.cuestionario si la hay; si no, leída de las celdas `respuesta-N`."""
+    try:
+        from .cuestionario import respuestas_del_cuaderno
+    except ImportError:
+        respuestas_del_cuaderno = None
+    if respuestas_del_cuaderno is not None:
+        try:
+            return dict(respuestas_del_cuaderno(nb))
+        except Exception:
+            pass
+    respuestas = {}
+    for celda in nb.cells:
+        gid = _grade_id(celda)
+        if celda.cell_type == "code" and gid.startswith("respuesta-") and gid[len("respuesta-"):].isdigit():
+            respuestas[int(gid[len("respuesta-"):])] = _valor_asignado(celda.source, "respuesta_" + gid[len("respuesta-"):])
+    return respuestas
+
+
+def _valor_asignado(codigo, nombre):
+    """El último valor literal que el código asigna a `nombre`, sin ejecutarlo; None si no hay."""
+    try:
+        arbol = ast.parse(codigo)
+    except SyntaxError:
+        return None
+    valor = None
+    for nodo in ast.walk(arbol):
+        if isinstance(nodo, ast.Assign) and any(isinstance(t, ast.Name) and t.id == nombre for t in nodo.targets):
+            try:
+                valor = ast.literal_eval(nodo.value)
+            except ValueError:
+                valor = None
+    return valor
+
+
+def opciones_elegidas(respuesta):
+    """Las opciones que cuenta una respuesta: una letra, verdadero/falso o cada letra de un conjunto."""
+    if respuesta is None:
+        return ["(sin contestar)"]
+    if isinstance(respuesta, bool):
+        return ["verdadero" if respuesta else "falso"]
+    if isinstance(respuesta, str):
+        return [respuesta.strip().lower() or "(sin contestar)"]
+    if isinstance(respuesta, (set, frozenset, list, tuple)):
+        return sorted(str(r).strip().lower() for r in respuesta) or ["(ninguna)"]
+    return [str(respuesta)]
+
+
+def _rotulo_de_opcion(n, opcion):
+    """El texto de la opción, si course.cuestionario.PREGUNTAS lo da (con la forma que tenga); si no, la opción."""
+    try:
+        from .cuestionario import PREGUNTAS
+    except ImportError:
+        return opcion
+    try:
+        pregunta = PREGUNTAS[n] if not isinstance(PREGUNTAS, (list, tuple)) else PREGUNTAS[n - 1]
+        opciones = pregunta.get("opciones") if isinstance(pregunta, dict) else getattr(pregunta, "opciones", None)
+        texto = opciones[opcion] if isinstance(opciones, dict) else None
+        if isinstance(texto, dict):
+            texto = texto.get("texto") or texto.get("rotulo")
+        return "%s) %s" % (opcion, texto) if isinstance(texto, str) else opcion
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return opcion
+
+
+def _correcta(n):
+    try:
+        from .cuestionario import CLAVE
+        correcta = CLAVE[n]["correcta"]
+    except (ImportError, KeyError, TypeError):
+        return set()
+    return {str(c).lower() for c in correcta} if isinstance(correcta, (set, frozenset, list, tuple)) else (
+        {"verdadero" if correcta else "falso"} if isinstance(correcta, bool) else {str(correcta).lower()})
+
+
+def _rotulos_de_diagnosticos():
+    try:
+        from .calificacion import DIAGNOSTICOS
+        return dict(DIAGNOSTICOS)
+    except (ImportError, TypeError, ValueError):
+        return {}
+
+
+def datos_de_la_clase(raiz):
+    """Lo que pinta el informe, leído del gradebook y de autograded/."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    raiz = Path(raiz)
+    estudiantes, fallos, pruebas = [], collections.Counter(), {}
+    diagnosticos, elecciones = collections.Counter(), collections.defaultdict(collections.Counter)
+    con_diagnosticos = 0
+    with Gradebook("sqlite:///%s" % (raiz / "gradebook.db")) as gb:
+        maximo = gb.find_assignment(TAREA).max_score
+        for s in gb.students:
+            try:
+                entrega = gb.find_submission(TAREA, s.id)
+            except MissingEntry:
+                continue
+            nombre = " ".join(filter(None, [s.first_name, s.last_name]))
+            estudiantes.append({"id": s.id, "nombre": nombre, "nota": entrega.score, "retraso": entrega.late_submission_penalty})
+            for cuaderno in entrega.notebooks:
+                for nota in cuaderno.grades:
+                    if nota.name.startswith(("ejecutar-", "pregunta-")):
+                        pruebas[nota.name] = nota.max_score
+                        if (nota.score or 0) < nota.max_score:
+                            fallos[nota.name] += 1
+            corregido = raiz / "autograded" / s.id / TAREA / CUADERNO
+            if not corregido.exists():
+                continue
+            nb = nbformat.read(corregido, as_version=4)
+            for celda in nb.cells:
+                lista = celda.metadata.get("curso", {}).get("diagnosticos")
+                if _grade_id(celda).startswith("ejecutar-") and isinstance(lista, list):
+                    con_diagnosticos += 1
+                    diagnosticos.update(str(d) for d in lista)
+            for n, respuesta in respuestas_del_cuestionario(nb).items():
+                elecciones[n].update(opciones_elegidas(respuesta))
+    return {"maximo": maximo, "estudiantes": sorted(estudiantes, key=lambda e: e["id"]),
+            "fallos": fallos, "pruebas": dict(sorted(pruebas.items(), key=lambda p: _orden_de_prueba(p[0]))),
+            "diagnosticos": diagnosticos, "con_diagnosticos": con_diagnosticos, "elecciones": elecciones}
+
+
+def _orden_de_prueba(grade_id):
+    return (not grade_id.startswith("pregunta-"), grade_id)
+
+
+# --------------------------------------------------------------------------- las gráficas
+
+def _png(figura):
+    import matplotlib.pyplot as plt
+
+    memoria = io.BytesIO()
+    figura.savefig(memoria, format="png", dpi=110, bbox_inches="tight")
+    plt.close(figura)
+    return '<img alt="" src="data:image/png;base64,%s">' % base64.b64encode(memoria.getvalue()).decode()
+
+
+def _figura(alto=2.8):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figura, ejes = plt.subplots(figsize=(7, alto))
+    ejes.spines[["top", "right"]].set_visible(False)
+    return figura, ejes
+
+
+def grafica_de_notas(notas, maximo):
+    figura, ejes = _figura()
+    ejes.hist(notas, bins=[x - 0.5 for x in range(int(maximo) + 2)], color=AZUL, edgecolor="white")
+    ejes.set_xlabel("puntos (de %g)" % maximo)
+    ejes.set_ylabel("estudiantes")
+    ejes.set_xlim(-0.5, maximo + 0.5)
+    ejes.yaxis.get_major_locator().set_params(integer=True)
+    return _png(figura)
+
+
+def grafica_de_barras(etiquetas, valores, colores, eje):
+    figura, ejes = _figura(0.45 * len(etiquetas) + 0.8)
+    posiciones = range(len(etiquetas))
+    ejes.barh(list(posiciones), valores, color=colores)
+    ejes.set_yticks(list(posiciones), etiquetas)
+    ejes.invert_yaxis()
+    ejes.set_xlabel(eje)
+    ejes.xaxis.get_major_locator().set_params(integer=True)
+    return _png(figura)
+
+
+# --------------------------------------------------------------------------- el HTML
+
+ESTILO = """
+body{font-family:system-ui,sans-serif;max-width:62rem;margin:2rem auto;padding:0 1rem;color:#1f2933}
+h1{font-size:1.6rem}h2{margin-top:2.2rem;border-bottom:1px solid #d9e2ec;padding-bottom:.3rem}
+table{border-collapse:collapse;margin:.6rem 0}td,th{padding:.25rem .7rem;border-bottom:1px solid #e4e7eb;text-align:left}
+td.n{text-align:right}.nota{color:#52606d}img{max-width:100%}code{background:#f0f4f8;padding:0 .2rem}
+"""
+
+
+def _tabla(cabecera, filas):
+    celdas = "".join("<th>%s</th>" % html.escape(c) for c in cabecera)
+    cuerpo = "".join("<tr>%s</tr>" % "".join(c if c.startswith("<td") else "<td>%s</td>" % c for c in fila)
+                     for fila in filas)
+    return "<table><tr>%s</tr>%s</table>" % (celdas, cuerpo)
+
+
+def _e(texto):
+    return html.escape(str(texto))
+
+
+def _n(numero):
+    return '<td class="n">%s</td>' % _e(("%g" % numero) if isinstance(numero, float) else numero)
+
+
+def html_del_informe(datos, raiz):
+    estudiantes, maximo = datos["estudiantes"], datos["maximo"]
+    n = len(estudiantes)
+    notas = [e["nota"] for e in estudiantes]
+    partes = ["<!DOCTYPE html><html lang='es'><head><meta charset='utf-8'>",
+              "<title>Informe de la clase: %s</title><style>%s</style></head><body>" % (_e(TAREA), ESTILO),
+              "<h1>Informe de la clase: <code>%s</code></h1>" % _e(TAREA),
+              "<p class='nota'>Generado el %s a partir del gradebook y de autograded/.</p>"
+              % datetime.datetime.now().strftime("%d/%m/%Y a las %H:%M")]
+    if not n:
+        partes.append("<p>Aún no hay ninguna entrega corregida.</p></body></html>")
+        return "".join(partes)
+    ordenadas = sorted(notas)
+    mediana = (ordenadas[(n - 1) // 2] + ordenadas[n // 2]) / 2
+    aprobados = sum(x >= maximo / 2 for x in notas)
+    partes += ["<h2>Notas</h2>",
+               "<p>%d entrega%s. Media: <b>%.1f</b> de %g; mediana: %.1f; con la mitad de los puntos o más: %d (%.0f %%).</p>"
+               % (n, "s" * (n != 1), sum(notas) / n, maximo, mediana, aprobados, 100 * aprobados / n),
+               grafica_de_notas(notas, maximo)]
+
+    pruebas = datos["pruebas"]
+    partes.append("<h2>Pruebas ocultas: cuántos las fallan</h2>")
+    if pruebas:
+        fallan = [datos["fallos"][p] for p in pruebas]
+        colores = [ROJO if f > n / 2 else AZUL for f in fallan]
+        partes += ["<p>En rojo, las que falla más de la mitad de la clase: lo primero que conviene repasar.</p>",
+                   grafica_de_barras(list(pruebas), fallan, colores, "estudiantes que no la pasan"),
+                   _tabla(["prueba", "puntos", "la fallan"],
+                          [["<code>%s</code>" % _e(p), _n(pruebas[p]), _n("%d de %d" % (datos["fallos"][p], n))]
+                           for p in pruebas])]
+    else:
+        partes.append("<p>El gradebook no tiene notas de pruebas ocultas.</p>")
+
+    partes.append("<h2>Los errores más frecuentes, según el corrector</h2>")
+    if datos["diagnosticos"]:
+        rotulos = _rotulos_de_diagnosticos()
+        comunes = datos["diagnosticos"].most_common(10)
+        partes += [grafica_de_barras([d for d, _ in comunes], [c for _, c in comunes], [AZUL] * len(comunes),
+                                     "veces que aparece"),
+                   _tabla(["diagnóstico", "qué quiere decir", "veces"],
+                          [["<code>%s</code>" % _e(d), _e(rotulos.get(d, "")), _n(c)] for d, c in comunes])]
+    elif datos["con_diagnosticos"]:
+        partes.append("<p>El corrector no ha diagnosticado ningún error típico en esta clase.</p>")
+    else:
+        partes.append("<p>Los cuadernos corregidos no traen diagnósticos del corrector "
+                      "(<code>metadata.curso.diagnosticos</code> de las celdas <code>ejecutar-*</code>).</p>")
+
+    partes.append("<h2>Cuestionario: qué ha elegido la clase</h2>")
+    if datos["elecciones"]:
+        partes.append("<p>En verde, la respuesta correcta. En la pregunta de varias respuestas, cada opción "
+                      "marcada cuenta por separado.</p>")
+        for pregunta, cuenta in sorted(datos["elecciones"].items()):
+            correcta = _correcta(pregunta)
+            opciones = sorted(cuenta)
+            partes += ["<h3>Pregunta %d</h3>" % pregunta,
+                       grafica_de_barras([_rotulo_de_opcion(pregunta, o)[:60] for o in opciones],
+                                         [cuenta[o] for o in opciones],
+                                         [VERDE if o in correcta else GRIS for o in opciones], "estudiantes"),
+                       "<p class='cuenta'>%s</p>" % " · ".join("%s: %d" % (_e(o), cuenta[o]) for o in opciones)]
+    else:
+        partes.append("<p>No se han encontrado respuestas del cuestionario en los cuadernos corregidos.</p>")
+
+    partes.append("<h2>Cada estudiante</h2>")
+    filas = []
+    for e in estudiantes:
+        retro = Path(raiz) / "feedback" / e["id"] / TAREA / (TAREA + ".html")
+        enlace = ("<a href='../feedback/%s/%s/%s.html'>retroalimentación</a>" % (_e(e["id"]), _e(TAREA), _e(TAREA))
+                  if retro.exists() else "(sin retroalimentación)")
+        filas.append([_e(e["id"]), _e(e["nombre"]), _n(e["nota"]),
+                      _n(e["retraso"]) if e["retraso"] else "<td></td>", enlace])
+    partes += [_tabla(["estudiante", "nombre", "puntos", "descuento por retraso", ""], filas), "</body></html>"]
+    return "".join(partes)
+
+
+def escribir_informe(raiz=RAIZ):
+    """Escribe exports/informe.html y devuelve su ruta."""
+    raiz = Path(raiz)
+    destino = raiz / "exports" / "informe.html"
+    destino.parent.mkdir(parents=True, exist_ok=True)
+    destino.write_text(html_del_informe(datos_de_la_clase(raiz), raiz), encoding="utf-8")
+    return destino
+
+
+if __name__ == "__main__":
+    print(escribir_informe(Path(sys.argv[1]) if len(sys.argv) > 1 else RAIZ))
