@@ -237,6 +237,62 @@ def preparar_fuente(fuente, raiz=RAIZ, cache=CACHE):
     return fuente
 
 
+# Lo que un estudiante ve y el paquete de idioma 4.5.post3 no traduce (ni con contexto ni sin él).
+PROPIAS = {"Run": "Ejecutar", "Tabs": "Pestañas", "Command": "Comando", "Edit": "Edición",
+           "Idle": "Inactivo", "Busy": "Ocupado", "Initializing": "Iniciando", "Starting": "Arrancando",
+           "Restarting": "Reiniciando", "Connecting": "Conectando", "Unknown": "Desconocido"}
+
+
+class _ConRespaldo:
+    """Las traducciones del paquete; si una cadena no está con su contexto, sin él; si tampoco, PROPIAS."""
+
+    def __init__(self, paquete):
+        self.paquete = paquete
+
+    def pgettext(self, contexto, cadena):
+        traducida = self.paquete.pgettext(contexto, cadena)
+        if traducida == cadena:
+            traducida = self.paquete.gettext(cadena)
+        return PROPIAS.get(cadena, cadena) if traducida == cadena else traducida
+
+
+def traducir(destino, idioma="es_ES"):
+    """Completa el español del sitio: esquemas de ajustes (menús) y cadenas de la interfaz.
+
+    Un servidor de JupyterLab traduce cada esquema al servirlo; JupyterLite los sirve tal cual, y
+    por eso «Run» o «Tabs» se quedarían en inglés. Se traducen aquí, una vez, con la función de
+    jupyterlab_server; lo que el paquete de idioma no tiene sale de PROPIAS.
+    """
+    from jupyterlab_server.translation_utils import DEFAULT_DOMAIN, translator
+
+    translator.set_locale(idioma)
+    paquete = _ConRespaldo(translator.load(DEFAULT_DOMAIN))
+
+    def uno(esquema):
+        nuevo = dict(esquema)
+        translator._translate_schema_strings(paquete, nuevo)
+        return nuevo
+
+    for fichero in sorted((destino / "build" / "schemas").rglob("*.json")):
+        datos = json.loads(fichero.read_text(encoding="utf-8"))
+        if isinstance(datos, list):  # all.json, all_federated.json: [{id, raw, schema, ...}]
+            for entrada in datos:
+                if isinstance(entrada, dict) and isinstance(entrada.get("schema"), dict):
+                    entrada["schema"] = uno(entrada["schema"])
+        elif isinstance(datos, dict) and ("properties" in datos or "jupyter.lab.menus" in datos):
+            datos = uno(datos)
+        else:
+            continue
+        fichero.write_text(json.dumps(datos, ensure_ascii=False), encoding="utf-8")
+
+    datos = destino / "api" / "translations" / f"{idioma}.json"
+    paquete_json = json.loads(datos.read_text(encoding="utf-8"))
+    cadenas = paquete_json["data"][DEFAULT_DOMAIN]
+    for cadena, traducida in PROPIAS.items():
+        cadenas.setdefault(cadena, [traducida])
+    datos.write_text(json.dumps(paquete_json, ensure_ascii=False), encoding="utf-8")
+
+
 def construir(raiz=RAIZ, destino=DESTINO, cache=CACHE):
     """Construye el sitio en `destino` y devuelve su ruta."""
     fuente = preparar_fuente(cache / "fuente", raiz, cache)
@@ -250,6 +306,7 @@ def construir(raiz=RAIZ, destino=DESTINO, cache=CACHE):
     # La base de datos de doit es del que construye, no del sitio.
     for sobra in destino.glob(".jupyterlite.doit.db*"):
         sobra.unlink()
+    traducir(destino)
     return destino
 
 
