@@ -240,7 +240,8 @@ def preparar_fuente(fuente, raiz=RAIZ, cache=CACHE):
 # Lo que un estudiante ve y el paquete de idioma 4.5.post3 no traduce (ni con contexto ni sin él).
 PROPIAS = {"Run": "Ejecutar", "Tabs": "Pestañas", "Command": "Comando", "Edit": "Edición",
            "Idle": "Inactivo", "Busy": "Ocupado", "Initializing": "Iniciando", "Starting": "Arrancando",
-           "Restarting": "Reiniciando", "Connecting": "Conectando", "Unknown": "Desconocido"}
+           "Restarting": "Reiniciando", "Connecting": "Conectando", "Unknown": "Desconocido",
+           "Modified": "Modificado", "No Kernel": "Sin kernel"}
 
 
 class _ConRespaldo:

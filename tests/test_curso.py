@@ -2,8 +2,6 @@
 Validate, `make grade` con las entregas de ejemplo y el paquete para estudiantes."""
 
 import re
-import subprocess
-import sys
 import zipfile
 
 import nbformat

@@ -124,10 +124,12 @@ def test_empezar_abre_el_jupyterlab_del_paquete_y_no_otro(preparado):
             except (OSError, urllib.error.URLError):
                 assert proceso.poll() is None and time.monotonic() < limite, "JupyterLab no arrancó"
                 time.sleep(0.5)
-        # El núcleo que ofrece es el Python del paquete: el servidor es el de su entorno.
-        _, especificaciones = _get(f"{base}/api/kernelspecs?token={token}")
-        argv = json.loads(especificaciones)["kernelspecs"]["python3"]["spec"]["argv"]
-        assert Path(argv[0]).resolve().parent == (carpeta / ".venv" / "bin").resolve(), argv
+        # El servidor es el del entorno del paquete: la página dice de dónde sirve JupyterLab.
+        _, pagina = _get(f"{base}/lab?token={token}")
+        datos = json.loads(re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+                                     pagina, re.S).group(1))
+        estaticos = Path(datos["staticDir"]).resolve()
+        assert (carpeta / ".venv").resolve() in estaticos.parents, datos["staticDir"]
         # En español, y sin el formgrader (eso es del profesor).
         _, idioma = _get(f"{base}/lab/api/settings/@jupyterlab/translation-extension:plugin?token={token}")
         assert json.loads(idioma)["composite"]["locale"] == "es_ES", idioma
