@@ -33,8 +33,13 @@ CACHE = RAIZ / "build" / "lite-cache"
 DESTINO = RAIZ / "dist" / "lite"
 # Lo que el núcleo carga al arrancar (worker.ts: micropip, piplite y estos cinco), harness y los
 # widgets. Todo se precarga desde el fichero de bloqueo propio: el núcleo no pide nada a PyPI.
-PRECARGA = ["micropip", "piplite", "ipykernel", "comm", "pyodide-kernel", "jedi", "ipython",
+# Los nombres van como los escribe el núcleo (0.7.2: "pyodide_kernel" y "sqlite3").
+PRECARGA = ["micropip", "piplite", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython",
             "ipywidgets", "harness"]
+# El módulo sqlite3 de Pyodide es una rueda compilada que solo publica Pyodide (ni npm ni PyPI la
+# traen). El núcleo lo pide al arrancar; va una rueda vacía en su lugar e IPython funciona sin
+# historial (lo que ya hace cuando no hay sqlite3).
+SIN_REGISTRO = ["sqlite3"]
 # Lo que se pide a PyPI (con sus dependencias). Las versiones que trae el bloqueo de Pyodide
 # mandan (-c): son las probadas con este Pyodide.
 PEDIDOS = ["micropip", "packaging", "ipython", "jedi", "comm", "ipywidgets>=8.1,<9"]
@@ -129,6 +134,27 @@ def rueda_de_harness(destino, raiz=RAIZ):
     return next(destino.glob(f"harness-{version}-py3-none-any.whl"))
 
 
+def rueda_vacia(nombre, destino):
+    """Una rueda sin módulos, que ocupa el sitio de un paquete que ningún registro publica."""
+    destino.mkdir(parents=True, exist_ok=True)
+    rueda = destino / f"{nombre}-0.0.0-py3-none-any.whl"
+    info = f"{nombre}-0.0.0.dist-info"
+    ficheros = {
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {nombre}\nVersion: 0.0.0\n"
+                            "Summary: Vacía: el módulo de Pyodide no está en ningún registro\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: curso-harness\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    registro = []
+    for ruta, texto in ficheros.items():
+        resumen = base64.urlsafe_b64encode(hashlib.sha256(texto.encode()).digest()).rstrip(b"=").decode()
+        registro.append(f"{ruta},sha256={resumen},{len(texto.encode())}")
+    ficheros[f"{info}/RECORD"] = "\n".join(registro + [f"{info}/RECORD,,"]) + "\n"
+    with zipfile.ZipFile(rueda, "w") as z:
+        for ruta, texto in ficheros.items():
+            z.writestr(zipfile.ZipInfo(ruta, (2020, 1, 1, 0, 0, 0)), texto)
+    return rueda
+
+
 def _version_del_curso(raiz):
     import tomllib
     return tomllib.loads((raiz / "pyproject.toml").read_text())["project"]["version"]
@@ -205,11 +231,12 @@ def preparar_fuente(fuente, raiz=RAIZ, cache=CACHE):
 
     de_pypi = [r for r in ruedas_de_pypi(bloqueo_npm, cache)
                if canonicalize_name(parse_wheel_filename(r.name)[0]) not in DEL_NUCLEO]
-    ruedas = de_pypi + ruedas_del_nucleo() + [rueda_de_harness(cache / "harness", raiz)]
+    ruedas = (de_pypi + ruedas_del_nucleo() + [rueda_de_harness(cache / "harness", raiz)]
+              + [rueda_vacia(n, cache / "vacias") for n in SIN_REGISTRO])
     for rueda in ruedas:
         shutil.copy2(rueda, estatico / rueda.name)
     bloqueo = bloqueo_propio(bloqueo_npm, [estatico / r.name for r in ruedas])
-    faltan = [p for p in PRECARGA if p not in bloqueo["packages"]]
+    faltan = [p for p in PRECARGA if canonicalize_name(p) not in bloqueo["packages"]]
     assert not faltan, f"sin rueda para precargar: {faltan}"
     (estatico / "pyodide-lock.json").write_text(json.dumps(bloqueo, indent=1, ensure_ascii=False))
 

@@ -132,7 +132,8 @@ def test_empezar_abre_el_jupyterlab_del_paquete_y_no_otro(preparado):
         assert (carpeta / ".venv").resolve() in estaticos.parents, datos["staticDir"]
         # En español, y sin el formgrader (eso es del profesor).
         _, idioma = _get(f"{base}/lab/api/settings/@jupyterlab/translation-extension:plugin?token={token}")
-        assert json.loads(idioma)["composite"]["locale"] == "es_ES", idioma
+        # overrides.json del entorno del paquete: cambia el valor por defecto del esquema.
+        assert json.loads(idioma)["schema"]["properties"]["locale"]["default"] == "es_ES", idioma
         with pytest.raises(urllib.error.HTTPError) as error:
             _get(f"{base}/formgrader?token={token}")
         assert error.value.code == 404

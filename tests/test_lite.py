@@ -155,6 +155,8 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
 
     # Y se corrige como cualquier entrega: nbgrader autograde de verdad, nota completa.
     curso = copiar_curso(tmp_path / "curso")
+    publicado = nbgrader(curso, "generate_assignment", TAREA, "--force")
+    assert publicado.returncode == 0, publicado.stdout + publicado.stderr
     entrega = curso / "submitted" / "lite" / TAREA
     entrega.mkdir(parents=True)
     shutil.copy(descargado, entrega / CUADERNO)

@@ -69,7 +69,7 @@ def abrir_lab(python, cuaderno, carpeta, extra=()):
     puerto, token = _puerto_libre(), secrets.token_hex(16)
     ruta = "/lab/tree/" + urllib.parse.quote(Path(cuaderno).as_posix())
     orden = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={carpeta}",
-             f"--ServerApp.default_url={ruta}?file-browser-path=/", f"--ServerApp.port={puerto}",
+             f"--LabApp.default_url={ruta}?file-browser-path=/", f"--ServerApp.port={puerto}",
              "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
              "--ServerApp.log_level=WARN", "--LabApp.news_url=None", *raiz, *extra]
     print("Abriendo la lección en JupyterLab. Si el navegador no se abre solo, copia esta dirección:")
