@@ -165,3 +165,19 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     from course import corregir
     puntos, maximo = corregir.notas(curso)["lite"]
     assert (puntos, maximo) == (14, 14), hecho.stdout + hecho.stderr
+
+
+def test_make_bundle_lleva_el_sitio_para_alojarlo(tmp_path):
+    import zipfile
+
+    from course import paquete
+
+    if not (lite.DESTINO / "index.html").exists():
+        lite.construir()
+    with zipfile.ZipFile(paquete.sitio(destino=tmp_path)) as z:
+        nombres = set(z.namelist())
+    base = paquete.NOMBRE_SITIO + "/"
+    for necesario in ("index.html", "lab/index.html", "jupyter-lite.json", "static/pyodide/pyodide.asm.wasm",
+                      "static/pyodide/pyodide-lock.json", f"files/{RUTA}", "api/translations/es_ES.json"):
+        assert base + necesario in nombres, necesario
+    assert any(n.startswith(base + "static/pyodide/harness-") and n.endswith(".whl") for n in nombres)
