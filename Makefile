@@ -7,21 +7,25 @@ ASSIGNMENT := errores-como-observaciones
 # nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: install lab test bwrap release grade demo limpiar-demo informe bench capturas bundle clean
+.PHONY: install lab lite test bwrap release grade demo limpiar-demo informe bench capturas bundle clean
 
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lite]'
 	touch $@
 
 lab: $(STAMP)
 	$(BIN)/python -m course.lab
 
-test: $(STAMP) bwrap
+test: $(STAMP) bwrap lite
 	$(BIN)/python -m pytest
+
+# The install-free site (JupyterLite + Pyodide) in dist/lite/; downloads cached in build/lite-cache/.
+lite: $(STAMP)
+	$(BIN)/python -m course.lite
 
 # Grading runs each student's code inside bubblewrap (Debian's package `bubblewrap`).
 bwrap:
@@ -64,6 +68,7 @@ bench: $(STAMP) bwrap
 capturas: $(STAMP)
 	CAPTURAS=$(CURDIR)/docs/img $(BIN)/python -m pytest tests/test_navegador.py -k leccion
 
-# What a teacher hands to students: dist/curso-harness-estudiante.zip.
-bundle: $(STAMP)
+# What a teacher hands to students: dist/curso-harness-estudiante.zip, and the install-free
+# site to host: dist/curso-harness-sitio.zip.
+bundle: $(STAMP) lite
 	$(BIN)/python -m course.paquete

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import RAIZ
 NOMBRE = "curso-harness-estudiante"
+NOMBRE_SITIO = "curso-harness-sitio"
 PROPIOS = Path(__file__).resolve().parent / "estudiantes"
 
 
@@ -36,8 +37,28 @@ def construir(raiz=RAIZ, destino=None):
     return paquete
 
 
+def sitio(origen=None, destino=None):
+    """El sitio sin instalación (dist/lite/, de `make lite`) en un .zip, para alojarlo en cualquier
+    servidor estático. Devuelve su ruta, o None si el sitio no está construido."""
+    origen = Path(origen or RAIZ / "dist" / "lite")
+    if not (origen / "index.html").exists():
+        return None
+    destino = Path(destino or RAIZ / "dist")
+    destino.mkdir(parents=True, exist_ok=True)
+    comprimido = destino / (NOMBRE_SITIO + ".zip")
+    with zipfile.ZipFile(comprimido, "w", zipfile.ZIP_DEFLATED) as z:
+        for fichero in sorted(origen.rglob("*")):
+            if fichero.is_file():
+                z.write(fichero, "%s/%s" % (NOMBRE_SITIO, fichero.relative_to(origen).as_posix()))
+    return comprimido
+
+
 if __name__ == "__main__":
     ruta = construir()
     print("Paquete para estudiantes: %s" % ruta.relative_to(RAIZ))
     print("Se descomprime y se abre con: python3 empezar.py")
+    web = sitio()
+    if web:
+        print("Sitio sin instalación, para alojar: %s" % web.relative_to(RAIZ))
+        print("Se descomprime en cualquier servidor estático y se abre su index.html")
     sys.exit(0)

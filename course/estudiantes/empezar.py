@@ -1,14 +1,18 @@
 """Prepara el curso y abre la lección en JupyterLab: `python3 empezar.py`.
 
 La primera vez crea un entorno virtual en .venv e instala lo necesario (unos minutos);
-las siguientes sólo abre JupyterLab. Con `--preparar` instala y no abre nada.
-Funciona en Linux, macOS y Windows.
+las siguientes solo abre JupyterLab. Con `--preparar` instala y no abre nada.
+Funciona en Linux, macOS y Windows, y abre siempre el JupyterLab de su propio
+entorno, aunque en el PATH haya otro (conda, otro entorno virtual).
 """
 
 import json
 import os
+import secrets
+import socket
 import subprocess
 import sys
+import urllib.parse
 import venv
 from pathlib import Path
 
@@ -21,23 +25,90 @@ SERVIDOR_PROFESOR = ["nbgrader.server_extensions.formgrader", "nbgrader.server_e
                      "nbgrader.server_extensions.assignment_list"]
 
 
+AJUSTES = {
+    "@jupyterlab/translation-extension:plugin": {"locale": "es_ES"},
+    # Sin la ventana de noticias ni el aviso de actualizaciones.
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
+
+
 def idioma_por_defecto(prefijo):
-    """Deja JupyterLab en español en el entorno `prefijo`, salvo que ya se haya elegido otro idioma."""
+    """Deja JupyterLab en español y sin noticias en el entorno `prefijo`, salvo lo que ya se haya elegido."""
     ajustes = Path(prefijo) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
     actuales = json.loads(ajustes.read_text()) if ajustes.exists() else {}
-    actuales.setdefault("@jupyterlab/translation-extension:plugin", {"locale": "es_ES"})
+    for plugin, valores in AJUSTES.items():
+        actuales.setdefault(plugin, valores)
     ajustes.parent.mkdir(parents=True, exist_ok=True)
     ajustes.write_text(json.dumps(actuales, indent=2))
 
 
+def entorno_propio(python):
+    """Variables para los procesos del entorno de `python`: su carpeta bin delante en PATH y nada
+    que haga mirar otro Python (PYTHONPATH, PYTHONHOME); sin colores si no hay terminal."""
+    variables = dict(os.environ)
+    bin_ = str(Path(python).parent)
+    variables["PATH"] = os.pathsep.join([bin_, variables.get("PATH", "")])
+    for otra in ("PYTHONPATH", "PYTHONHOME", "__PYVENV_LAUNCHER__"):
+        variables.pop(otra, None)
+    if not sys.stdout.isatty():
+        variables.update(NO_COLOR="1", TERM="dumb", PIP_NO_COLOR="1")
+        variables.pop("FORCE_COLOR", None)
+    return variables
+
+
+def _puerto_libre():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def abrir_lab(python, cuaderno, carpeta, extra=()):
-    """Abre `cuaderno` en JupyterLab con el Python de `python`; como root hace falta --allow-root."""
+    """Abre `cuaderno` en el JupyterLab del Python `python` (nunca otro del PATH), con el explorador
+    de ficheros en `carpeta`, donde se ve harness/. Como root hace falta --allow-root."""
     raiz = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    return subprocess.call([str(python), "-m", "jupyter", "lab", str(cuaderno), *raiz, *extra], cwd=carpeta)
+    puerto, token = _puerto_libre(), secrets.token_hex(16)
+    ruta = "/lab/tree/" + urllib.parse.quote(Path(cuaderno).as_posix())
+    orden = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={carpeta}",
+             f"--LabApp.default_url={ruta}?file-browser-path=/", f"--ServerApp.port={puerto}",
+             "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+             "--ServerApp.log_level=WARN", "--LabApp.news_url=None", *raiz, *extra]
+    print("Abriendo la lección en JupyterLab. Si el navegador no se abre solo, copia esta dirección:")
+    print(f"    http://localhost:{puerto}{ruta}?token={token}")
+    print("Para terminar, cierra la pestaña y pulsa Ctrl+C aquí.", flush=True)
+    try:
+        return subprocess.call(orden, cwd=carpeta, env=entorno_propio(python))
+    except KeyboardInterrupt:
+        return 0
 
 
 def _python_del_entorno(entorno):
     return entorno / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _paso(descripcion, orden, python):
+    """Ejecuta un paso de la preparación sin enseñar su salida (en inglés); si falla, la enseña."""
+    print("  - " + descripcion, flush=True)
+    hecho = subprocess.run([str(x) for x in orden], env=entorno_propio(python), capture_output=True, text=True)
+    if hecho.returncode != 0:
+        print(hecho.stdout + hecho.stderr)
+        raise SystemExit(f"No se ha podido {descripcion.lower()} (código {hecho.returncode}).")
+
+
+def preparar(entorno):
+    """Crea el entorno y lo deja listo: todo lo que se escribe queda dentro de `entorno`."""
+    python = _python_del_entorno(entorno)
+    print("Preparando el curso (solo la primera vez, tarda unos minutos)...", flush=True)
+    venv.create(entorno, with_pip=True)
+    pip = [python, "-m", "pip", "--disable-pip-version-check", "--no-color", "install", "--quiet"]
+    _paso("Actualizar pip", [*pip, "--upgrade", "pip"], python)
+    _paso("Instalar JupyterLab, nbgrader y la biblioteca harness", [*pip, str(AQUI)], python)
+    # Los módulos de cada orden, con el Python del entorno: nunca el `jupyter` que haya en el PATH.
+    _paso("Quitar los menús del profesor", [python, "-m", "jupyterlab.labextensions", "disable",
+                                             "--level=sys_prefix", *SOLO_PROFESOR], python)
+    for extension in SERVIDOR_PROFESOR:
+        _paso("Quitar " + extension.rsplit(".", 1)[-1], [python, "-m", "jupyter_server.extension.serverextension",
+                                                          "disable", "--sys-prefix", extension], python)
+    idioma_por_defecto(entorno)
 
 
 def main(argumentos):
@@ -45,15 +116,7 @@ def main(argumentos):
     python = _python_del_entorno(entorno)
     instalado = entorno / ".instalado"
     if not instalado.exists():
-        print("Preparando el curso (sólo la primera vez, tarda unos minutos)...")
-        venv.create(entorno, with_pip=True)
-        subprocess.check_call([str(python), "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-        subprocess.check_call([str(python), "-m", "pip", "install", "--quiet", str(AQUI)])
-        jupyter = [str(python), "-m", "jupyter"]
-        subprocess.check_call([*jupyter, "labextension", "disable", "--level=sys_prefix", *SOLO_PROFESOR])
-        for extension in SERVIDOR_PROFESOR:
-            subprocess.check_call([*jupyter, "server", "extension", "disable", "--sys-prefix", extension])
-        idioma_por_defecto(entorno)
+        preparar(entorno)
         instalado.touch()
     if "--preparar" in argumentos:
         print("Preparado. Para abrir la lección: python3 empezar.py")

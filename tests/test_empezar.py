@@ -1,0 +1,152 @@
+"""El paquete para estudiantes y `empezar.py`, como los usa un estudiante que ya tiene otro
+JupyterLab en el PATH (otro entorno virtual, conda).
+
+Se descomprime el paquete, se prepara con `python3 empezar.py` con el entorno del profesor (el
+.venv de este repositorio, con su JupyterLab) y un `jupyter` falso delante en el PATH, y se
+arranca: tiene que abrirse el JupyterLab del paquete, en español, sin tocar el del profesor.
+"""
+
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from course import CUADERNO, TAREA, paquete
+
+PROFESOR = Path(sys.prefix)
+ESC = "\x1b["
+
+
+def _huella(prefijo):
+    """Contenido de la configuración de Jupyter de un entorno: lo que empezar.py no debe tocar."""
+    huella = {}
+    for base in (prefijo / "etc" / "jupyter", prefijo / "share" / "jupyter" / "lab" / "settings"):
+        for f in sorted(base.rglob("*")) if base.exists() else []:
+            if f.is_file():
+                huella[str(f)] = hashlib.sha256(f.read_bytes()).hexdigest()
+    return huella
+
+
+@pytest.fixture(scope="module")
+def otro_path(tmp_path_factory):
+    """Un PATH con un `jupyter` falso delante (anota si alguien lo llama) y el entorno del profesor."""
+    falso = tmp_path_factory.mktemp("otro-jupyter")
+    anotaciones = falso / "llamadas.txt"
+    for nombre in ("jupyter", "jupyter-lab", "jupyter-labextension", "jupyter-server"):
+        guion = falso / nombre
+        guion.write_text(f"#!/bin/sh\necho \"{nombre} $*\" >> {anotaciones}\nexit 3\n")
+        guion.chmod(0o755)
+    path = os.pathsep.join([str(falso), str(PROFESOR / "bin"), os.environ.get("PATH", "")])
+    return path, anotaciones
+
+
+@pytest.fixture(scope="module")
+def preparado(tmp_path_factory, otro_path):
+    """El paquete descomprimido y preparado con `empezar.py --preparar`, con otro JupyterLab en el PATH."""
+    tmp = tmp_path_factory.mktemp("paquete")
+    with zipfile.ZipFile(paquete.construir(destino=tmp)) as z:
+        z.extractall(tmp)
+    carpeta = tmp / paquete.NOMBRE
+    path, anotaciones = otro_path
+    antes = _huella(PROFESOR)
+    entorno = dict(os.environ, PATH=path, VIRTUAL_ENV=str(PROFESOR))
+    hecho = subprocess.run([sys.executable, "empezar.py", "--preparar"], cwd=carpeta, capture_output=True,
+                           text=True, timeout=900, env=entorno)
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    return carpeta, hecho.stdout + hecho.stderr, antes, entorno, anotaciones
+
+
+def test_la_preparacion_no_toca_otro_entorno_y_habla_en_espanol(preparado):
+    carpeta, salida, antes, _, anotaciones = preparado
+    assert _huella(PROFESOR) == antes, "empezar.py ha cambiado la configuración del entorno del profesor"
+    assert not anotaciones.exists(), "empezar.py ha llamado al jupyter del PATH:\n" + anotaciones.read_text()
+    assert ESC not in salida, repr(salida)
+    assert "Preparando el curso (solo la primera vez" in salida and "Preparado." in salida, salida
+    for ingles in ("Disabling", "Enabling", "Successfully", "Requirement already", "WARNING"):
+        assert ingles not in salida, salida
+    # Lo del profesor, quitado en el entorno del paquete; el botón Validate, no.
+    python = carpeta / ".venv" / "bin" / "python"
+    extensiones = subprocess.run([python, "-m", "jupyterlab.labextensions", "list"], capture_output=True,
+                                 text=True, env=preparado[3])
+    lista = extensiones.stdout + extensiones.stderr
+    assert "@jupyter/nbgrader:create-assignment" in lista.split("Disabled")[-1]
+    assert "validate-assignment" not in lista.split("Disabled")[-1]
+    ajustes = json.loads((carpeta / ".venv" / "share" / "jupyter" / "lab" / "settings" / "overrides.json").read_text())
+    assert ajustes["@jupyterlab/translation-extension:plugin"]["locale"] == "es_ES"
+    assert ajustes["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+
+
+def test_validate_funciona_en_el_paquete(preparado):
+    carpeta, *_ , entorno, _ = preparado
+    python = carpeta / ".venv" / "bin" / "python"
+    validado = subprocess.run([python, "-m", "nbgrader", "validate", TAREA + "/" + CUADERNO], cwd=carpeta,
+                              capture_output=True, text=True, timeout=300, env=entorno)
+    assert "VALIDATION FAILED" in validado.stdout, validado.stdout + validado.stderr
+    assert "ModuleNotFoundError" not in validado.stdout
+
+
+def _get(url, tope=5):
+    with urllib.request.urlopen(url, timeout=tope) as r:
+        return r.status, r.read().decode()
+
+
+def test_empezar_abre_el_jupyterlab_del_paquete_y_no_otro(preparado):
+    carpeta, _, antes, entorno, anotaciones = preparado
+    proceso = subprocess.Popen([sys.executable, "empezar.py", "--no-browser"], cwd=carpeta, env=entorno,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, start_new_session=True)
+    try:
+        lineas = []
+        while not any("?token=" in l for l in lineas):
+            linea = proceso.stdout.readline()
+            assert linea, "empezar.py terminó sin dar la dirección:\n" + "".join(lineas)
+            lineas.append(linea)
+        salida = "".join(lineas)
+        assert "Abriendo la lección en JupyterLab" in salida and ESC not in salida, salida
+        url = re.search(r"(http://localhost:\d+)(/lab/tree/\S+)\?token=(\w+)", salida)
+        base, ruta, token = url.groups()
+        assert ruta == "/lab/tree/" + TAREA + "/" + CUADERNO
+        limite = time.monotonic() + 120
+        while True:
+            try:
+                _get(f"{base}/api/status?token={token}")
+                break
+            except (OSError, urllib.error.URLError):
+                assert proceso.poll() is None and time.monotonic() < limite, "JupyterLab no arrancó"
+                time.sleep(0.5)
+        # El servidor es el del entorno del paquete: la página dice de dónde sirve JupyterLab.
+        _, pagina = _get(f"{base}/lab?token={token}")
+        datos = json.loads(re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
+                                     pagina, re.S).group(1))
+        estaticos = Path(datos["staticDir"]).resolve()
+        assert (carpeta / ".venv").resolve() in estaticos.parents, datos["staticDir"]
+        # En español, y sin el formgrader (eso es del profesor).
+        _, idioma = _get(f"{base}/lab/api/settings/@jupyterlab/translation-extension:plugin?token={token}")
+        # overrides.json del entorno del paquete: cambia el valor por defecto del esquema.
+        assert json.loads(idioma)["schema"]["properties"]["locale"]["default"] == "es_ES", idioma
+        with pytest.raises(urllib.error.HTTPError) as error:
+            _get(f"{base}/formgrader?token={token}")
+        assert error.value.code == 404
+        # El explorador de ficheros empieza en la carpeta del paquete, donde están harness/ y la lección.
+        _, raiz = _get(f"{base}/api/contents?token={token}")
+        assert {"harness", TAREA} <= {e["name"] for e in json.loads(raiz)["content"]}
+        with urllib.request.urlopen(f"{base}/?token={token}", timeout=5) as r:
+            assert r.url.startswith(f"{base}{ruta}?file-browser-path=/"), r.url
+    finally:
+        os.killpg(proceso.pid, signal.SIGINT)
+        try:
+            proceso.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proceso.pid, signal.SIGKILL)
+    assert _huella(PROFESOR) == antes
+    assert not anotaciones.exists(), anotaciones.read_text()

@@ -1,0 +1,183 @@
+"""La lección sin instalar nada: el sitio de `make lite` (dist/lite/) en un Chromium de verdad, sin red.
+
+El sitio se sirve en 127.0.0.1; cualquier otra dirección se corta (Playwright aborta la petición
+y Chromium no resuelve ningún otro nombre). Se abre la lección, la interfaz está en español, se
+ejecuta todo (Pyodide en la página), los widgets se pintan, se escriben las respuestas y el reto
+y las pruebas visibles pasan; luego se descarga el cuaderno, como haría el estudiante, y se
+corrige con `nbgrader autograde` de verdad.
+
+Ejecutar solo esta prueba: `.venv/bin/python -m pytest tests/test_lite.py -v`.
+"""
+
+import functools
+import http.server
+import json
+import re
+import shutil
+import threading
+import time
+
+import pytest
+
+import navegador as nv
+import test_navegador as tn
+from course import CUADERNO, RAIZ, TAREA, lite
+from cursos import copiar_curso, nbgrader
+
+RUTA = f"{TAREA}/{CUADERNO}"
+RELEASE = RAIZ / "release" / TAREA / CUADERNO
+ARRANQUE_PYODIDE = 420    # cargar la página y Pyodide, y ejecutar el cuaderno, en una máquina lenta
+RELOJ = 900
+MENUS_EN_ESPAÑOL = ["Archivo", "Editar", "Ver", "Ejecutar", "Pestañas", "Configuración", "Ayuda"]
+MENUS_EN_INGLES = ["File", "Edit", "View", "Run", "Tabs", "Settings", "Help"]
+
+
+class _Estatico(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+                      ".json": "application/json", ".whl": "application/octet-stream"}
+
+    def log_message(self, *argumentos):
+        pass
+
+
+@pytest.fixture(scope="module")
+def sitio():
+    """dist/lite/ servido en 127.0.0.1 (lo construye `make lite`; si falta, se construye aquí)."""
+    if not (lite.DESTINO / "index.html").exists():
+        lite.construir()
+    servidor = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_Estatico, directory=str(lite.DESTINO)))
+    hilo = threading.Thread(target=servidor.serve_forever, daemon=True)
+    hilo.start()
+    try:
+        yield f"http://127.0.0.1:{servidor.server_port}"
+    finally:
+        servidor.shutdown()
+
+
+@pytest.fixture
+def pagina(sitio, request, tmp_path):
+    nv.asegurar_playwright()
+    nv.asegurar_chromium()
+    from playwright.sync_api import sync_playwright
+
+    fuera, consola = [], []
+    with sync_playwright() as p:
+        navegador = p.chromium.launch(
+            executable_path=nv.CHROMIUM, headless=True, timeout=nv.ESPERA_UI * 1000,
+            # Además de cortar cada petición: ningún nombre se resuelve salvo 127.0.0.1.
+            args=nv.ARGUMENTOS_CHROMIUM + ["--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"])
+        contexto = navegador.new_context(viewport={"width": 1400, "height": 1000}, locale="es-ES",
+                                         accept_downloads=True)
+
+        def cortar(ruta):
+            fuera.append(ruta.request.url)
+            ruta.abort()
+
+        contexto.route(lambda url: not url.startswith(sitio + "/"), cortar)
+        pg = contexto.new_page()
+        pg.set_default_timeout(nv.ESPERA_UI * 1000)
+        pg.on("console", lambda m: consola.append(f"[{m.type}] {m.text}"))
+        pg.on("pageerror", lambda e: consola.append(f"[pageerror] {e}"))
+        pg.fuera = fuera
+        guardia = nv.RelojDeGuardia(RELOJ, navegador.close)
+        with guardia:
+            yield pg
+        informe = getattr(request.node, "informe_call", None)
+        if informe is None or informe.failed or guardia.disparado:
+            print("artefactos:", *nv.guardar_artefactos(request.node.nodeid, None if guardia.disparado else pg,
+                                                         consola), sep="\n  ")
+        try:
+            navegador.close()
+        except Exception:
+            pass
+
+
+def esperar_que_termine(pagina, tope=ARRANQUE_PYODIDE):
+    """Espera a que ninguna celda esté en cola ni ejecutándose ([*]), dos lecturas seguidas."""
+    limite, seguidas, prompts = time.monotonic() + tope, 0, []
+    while time.monotonic() < limite:
+        prompts = pagina.locator(f"{nv.CELDA_DE_CODIGO} .jp-InputArea-prompt").all_text_contents()
+        seguidas = seguidas + 1 if prompts and not any("*" in p for p in prompts) else 0
+        if seguidas >= 2:
+            return prompts
+        time.sleep(1)
+    raise AssertionError(f"el cuaderno no terminó en {tope} s: {prompts}")
+
+
+def escribir_respuestas(pagina, respuestas):
+    nb = json.loads((RAIZ / "release" / TAREA / CUADERNO).read_text(encoding="utf-8"))
+    indices = {c.get("metadata", {}).get("nbgrader", {}).get("grade_id"): i for i, c in enumerate(nb["cells"])}
+    celdas = pagina.locator(f"{nv.CUADERNO} .jp-Notebook .jp-Cell")
+    assert celdas.count() == len(nb["cells"])
+    for gid, texto in respuestas.items():
+        nv.escribir_en_celda(pagina, celdas.nth(indices[gid]), texto)
+
+
+def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_path):
+    from playwright.sync_api import expect
+
+    pagina.goto(f"{sitio}/lab/index.html?path={RUTA}", wait_until="domcontentloaded")
+    pagina.wait_for_selector(f"{nv.CUADERNO} .jp-Notebook .jp-Cell", timeout=ARRANQUE_PYODIDE * 1000)
+
+    # La interfaz, en español: los menús de la barra, y ninguno en inglés.
+    menus = pagina.locator("#jp-menu-panel .lm-MenuBar-itemLabel, #jp-top-panel .lm-MenuBar-itemLabel")
+    expect(menus.first).to_be_visible()
+    etiquetas = [t.strip() for t in menus.all_text_contents()]
+    for menu in MENUS_EN_ESPAÑOL:
+        assert menu in etiquetas, etiquetas
+    assert not set(MENUS_EN_INGLES) & set(etiquetas), etiquetas
+    assert not pagina.locator(".jp-Notification-Toast:has-text('news')").count()
+    tn.capturar(pagina, "lite-espanol.png")
+
+    # Sin contestar: todo se ejecuta en Pyodide hasta la primera respuesta vacía.
+    nv.ejecutar_orden_del_menu(pagina, "runmenu:run-all")
+    esperar_que_termine(pagina)
+    tn.comprobar_muerte_en_el_turno_2(pagina, RAIZ, RELEASE)
+
+    # Con las respuestas y el reto escritos: Run All llega al final (las pruebas visibles pasan).
+    escribir_respuestas(pagina, tn.respuestas_correctas(RAIZ))
+    nv.ejecutar_orden_del_menu(pagina, "runmenu:run-all")
+    esperar_que_termine(pagina)
+    tn.comprobar_que_corre_entero(pagina, RAIZ, RELEASE)
+    tn.comprobar_explorador(pagina)
+    tn.comprobar_visor(pagina)
+    tn.comprobar_visor_del_estudiante(pagina)
+
+    # El estudiante guarda y descarga su cuaderno (Archivo > Descargar).
+    nv.guardar(pagina)
+    with pagina.expect_download(timeout=nv.ESPERA_UI * 1000) as descarga:
+        nv.ejecutar_orden_del_menu(pagina, "docmanager:download")
+    descargado = tmp_path / CUADERNO
+    descarga.value.save_as(descargado)
+    assert pagina.fuera == [], f"la página pidió fuera de 127.0.0.1: {pagina.fuera}"
+
+    # Y se corrige como cualquier entrega: nbgrader autograde de verdad, nota completa.
+    curso = copiar_curso(tmp_path / "curso")
+    publicado = nbgrader(curso, "generate_assignment", TAREA, "--force")
+    assert publicado.returncode == 0, publicado.stdout + publicado.stderr
+    entrega = curso / "submitted" / "lite" / TAREA
+    entrega.mkdir(parents=True)
+    shutil.copy(descargado, entrega / CUADERNO)
+    hecho = nbgrader(curso, "autograde", TAREA, "--force")
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    from course import corregir
+    puntos, maximo = corregir.notas(curso)["lite"]
+    assert (puntos, maximo) == (14, 14), hecho.stdout + hecho.stderr
+
+
+def test_make_bundle_lleva_el_sitio_para_alojarlo(tmp_path):
+    import zipfile
+
+    from course import paquete
+
+    if not (lite.DESTINO / "index.html").exists():
+        lite.construir()
+    with zipfile.ZipFile(paquete.sitio(destino=tmp_path)) as z:
+        nombres = set(z.namelist())
+    base = paquete.NOMBRE_SITIO + "/"
+    for necesario in ("index.html", "lab/index.html", "jupyter-lite.json", "static/pyodide/pyodide.asm.wasm",
+                      "static/pyodide/pyodide-lock.json", f"files/{RUTA}", "api/translations/es_ES.json"):
+        assert base + necesario in nombres, necesario
+    assert any(n.startswith(base + "static/pyodide/harness-") and n.endswith(".whl") for n in nombres)
