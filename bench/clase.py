@@ -11,7 +11,7 @@ y corrige la clase en los dos, por turnos:
   los núcleos, CSV de notas e informe de la clase).
 
 Da la razón de las medianas de tiempo de pared y comprueba que las notas son las mismas, estudiante
-a estudiante. No es una prueba: los tiempos bailan con la carga de la máquina, sólo la razón cuenta.
+a estudiante. No es una prueba: los tiempos bailan con la carga de la máquina, solo la razón cuenta.
 """
 
 import argparse

@@ -251,7 +251,7 @@ def corregir_en_paralelo(raiz, estudiantes, trabajos, mostrar=print):
         barra.update(1)
 
     rondas = 0
-    while pendientes and rondas < 2:  # una segunda ronda sólo si un proceso ha muerto
+    while pendientes and rondas < 2:  # una segunda ronda solo si un proceso ha muerto
         rondas += 1
         with ProcessPoolExecutor(max_workers=min(trabajos, len(pendientes)), mp_context=contexto,
                                  initializer=_iniciar_trabajador, initargs=(raiz, avisos)) as grupo:

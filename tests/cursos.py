@@ -1,11 +1,15 @@
 """Un curso de verdad en una carpeta temporal, para que las pruebas no escriban en el repositorio."""
 
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
-from course import RAIZ
+import nbformat
+
+from course import CUADERNO, RAIZ, TAREA
 
 
 def copiar_curso(destino):
@@ -29,3 +33,24 @@ def nbgrader(raiz, *argumentos, timeout=1200):
     """Una orden de nbgrader de verdad, desde la raíz del curso `raiz`."""
     return subprocess.run([sys.executable, "-m", "nbgrader", *argumentos], cwd=raiz,
                           capture_output=True, text=True, timeout=timeout)
+
+
+# El modo del cuestionario del curso, tal como lo fija nbgrader_config.py, y lo que vale la tarea en él.
+MODO = re.search(r'^c\.Cuestionario\.modo = "(\w+)"', (RAIZ / "nbgrader_config.py").read_text(encoding="utf-8"),
+                 re.M).group(1)
+
+
+def _puntos(prefijos):
+    fuente = nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4)
+    return sum(c.metadata["nbgrader"].get("points", 0) for c in fuente.cells
+               if c.metadata.get("nbgrader", {}).get("grade_id", "").startswith(prefijos))
+
+
+MAXIMO = _puntos(("ejecutar-", "pregunta-") if MODO == "calificado" else ("ejecutar-",))
+MAXIMO_CALIFICADO = _puntos(("ejecutar-", "pregunta-"))  # con el cuestionario calificado
+
+
+def nota_del_ejemplo(ruta):
+    """La nota esperada de una entrega de ejemplo de course/ejemplos en el modo del curso."""
+    ejemplo = tomllib.loads(Path(ruta).read_text(encoding="utf-8"))
+    return ejemplo["nota"] if MODO == "calificado" else ejemplo["nota_formativo"]

@@ -263,7 +263,7 @@ def test_el_catalogo_tiene_variedad():
 
 
 def test_las_celdas_del_catalogo_son_las_del_cuaderno(corregido):
-    """Cada entrega da nota a todas las celdas ejecutar-* y sólo a ellas, sin pasar de su máximo."""
+    """Cada entrega da nota a todas las celdas ejecutar-* y solo a ellas, sin pasar de su máximo."""
     maximos = corregido["maximos"]
     assert set(maximos) - {c for c in maximos if c.startswith("ejecutar-")} == set(PREGUNTAS)
     for estudiante, entrega in ENTREGAS.items():
@@ -310,7 +310,7 @@ DISCREPANCIAS = [pytest.param(e, c, marks=pytest.mark.xfail(strict=True, reason=
                  for e, entrega in ENTREGAS.items() for c, m in entrega.discrepancias.items()]
 
 
-if DISCREPANCIAS:  # sólo mientras haya alguna
+if DISCREPANCIAS:  # solo mientras haya alguna
     @pytest.mark.parametrize("estudiante, celda", DISCREPANCIAS)
     def test_discrepancia_con_el_corrector(corregido, estudiante, celda):
         """Lo que creemos que debería dar el corrector y hoy no da. Si pasa, el corrector ha cambiado: quita la línea."""
@@ -471,7 +471,7 @@ def test_validate_del_estudiante_dice_lo_mismo_que_autograde(corregido, estudian
     assert falla_el_salmorejo != aprobado, (estudiante, fallos)
 
 
-# Entregas raras, espacio y limpieza: una entrega, tenga lo que tenga, sólo cambia su propia nota
+# Entregas raras, espacio y limpieza: una entrega, tenga lo que tenga, solo cambia su propia nota
 
 def test_hay_entregas_raras_de_cada_clase():
     assert {r.esperado for r in RARAS.values()} == {"todo", "nada", "apartada"} and len(RARAS) >= 10
@@ -511,7 +511,7 @@ def test_una_carpeta_apartada_lo_dice_en_la_salida_y_las_demas_se_corrigen(corre
 
 
 def test_a_autograded_y_a_la_retroalimentacion_solo_llega_el_cuaderno(corregido):
-    """Ni enlaces, ni tuberías, ni copias de las soluciones, ni árboles: de la entrega sólo se lee el cuaderno."""
+    """Ni enlaces, ni tuberías, ni copias de las soluciones, ni árboles: de la entrega solo se lee el cuaderno."""
     for estudiante in corregido["esperado"]:
         for paso, nombre in (("autograded", CUADERNO), ("feedback", CUADERNO.replace(".ipynb", ".html"))):
             carpeta = corregido["curso"] / paso / estudiante / TAREA

@@ -17,7 +17,7 @@ from nbgrader.api import Gradebook
 
 from course import CUADERNO, TAREA, corregir, informe
 from course.entregas import escribir_entrega, leer_ejemplo
-from cursos import copiar_curso, nbgrader
+from cursos import MAXIMO_CALIFICADO as MAXIMO, copiar_curso, modo_del_cuestionario, nbgrader
 
 # Dos entregas de cada tipo que termina (elena espera a sus topes: la prueba de make grade la cubre).
 CLASE = {"ana-1": "ana", "ana-2": "ana", "bruno": "bruno", "carla": "carla", "dario": "dario"}
@@ -25,7 +25,8 @@ ROTA = "rota"  # un .ipynb que no es JSON: nbgrader no puede ni leerlo
 
 
 def _montar(raiz):
-    copiar_curso(raiz)
+    # Con el cuestionario calificado, para que el informe tenga respuestas que contar.
+    modo_del_cuestionario(copiar_curso(raiz), "calificado")
     hecho = nbgrader(raiz, "generate_assignment", TAREA, "--force")
     assert hecho.returncode == 0, hecho.stdout + hecho.stderr
     for estudiante, ejemplo in CLASE.items():
@@ -50,10 +51,12 @@ def test_cada_entrega_tiene_su_nota_y_la_rota_no_para_a_las_demas(clase):
     raiz, salida, codigo = clase
     notas = corregir.notas(raiz)
     for estudiante, ejemplo in CLASE.items():
-        assert notas[estudiante] == (leer_ejemplo(corregir.EJEMPLOS / (ejemplo + ".toml"))["nota"], 14), estudiante
-    assert codigo == 1, salida  # la rota se dice, y el código de salida lo refleja
-    assert re.search(r"%s\s+sin nota\s+¡ojo!" % ROTA, salida), salida
-    assert "No se han podido corregir del todo: %s" % ROTA in salida
+        assert notas[estudiante] == (leer_ejemplo(corregir.EJEMPLOS / (ejemplo + ".toml"))["nota"], MAXIMO), estudiante
+    # La rota no para a nadie: se corrige con un cero, y su retroalimentación dice por qué.
+    assert codigo == 0, salida
+    assert re.search(r"%s\s+0\.0 / %g puntos" % (ROTA, MAXIMO), salida), salida
+    retro = (raiz / "feedback" / ROTA / TAREA / (TAREA + ".html")).read_text(encoding="utf-8")
+    assert "Avisos del corrector" in retro
 
 
 def test_mismas_notas_que_nbgrader_secuencial(clase, tmp_path):
@@ -70,7 +73,7 @@ def test_un_solo_gradebook_sin_escrituras_perdidas(clase):
     assert [p.name for p in raiz.rglob("gradebook.db")] == ["gradebook.db"]
     with Gradebook("sqlite:///%s" % (raiz / "gradebook.db")) as gb:
         pruebas = [c.name for c in gb.find_notebook(TAREA, TAREA).grade_cells]
-        assert len(pruebas) == 11
+        assert len(pruebas) == 12  # ocho ejecutar-* y cuatro pregunta-*
         for estudiante in CLASE:
             notas = gb.find_submission_notebook(TAREA, TAREA, estudiante).grades
             assert sorted(g.name for g in notas) == sorted(pruebas)
@@ -78,7 +81,7 @@ def test_un_solo_gradebook_sin_escrituras_perdidas(clase):
     csv = (raiz / "exports" / "notas.csv").read_text(encoding="utf-8").splitlines()
     # La rota también está, con un cero: es lo que nbgrader apunta a una entrega que no puede leer.
     assert csv[0].startswith("assignment,") and len(csv) == 1 + len(CLASE) + 1
-    assert any(",%s," % ROTA in fila and fila.endswith(",0.0,14.0") for fila in csv)
+    assert any(",%s," % ROTA in fila and fila.endswith(",0.0,%.1f" % MAXIMO) for fila in csv)
     for estudiante in CLASE:
         assert (raiz / "feedback" / estudiante / TAREA / (TAREA + ".html")).exists()
 
@@ -88,7 +91,7 @@ def test_la_salida_en_espanol_nombra_a_cada_estudiante_sin_avisos_de_checksum(cl
     assert "6 entregas de %s, en 2 procesos." % TAREA in salida
     assert "Corrigiendo:" in salida and "quedan" in salida
     for estudiante in CLASE:
-        assert re.search(r"%s\s+\d+\.\d / 14 puntos" % re.escape(estudiante), salida), estudiante
+        assert re.search(r"%s\s+\d+\.\d / %g puntos" % (re.escape(estudiante), MAXIMO), salida), estudiante
     assert "Notas en exports/notas.csv." in salida and "Informe de la clase en exports/informe.html." in salida
     registro = (raiz / "exports" / "registro.txt").read_text(encoding="utf-8")
     assert "=== ana-1: bien" in registro
@@ -122,7 +125,7 @@ def test_el_informe_cuenta_los_fallos_de_cada_prueba_oculta(clase):
     assert "<html lang='es'>" in html and "Informe de la clase" in html
     assert html.count("src=\"data:image/png;base64,") >= 2 + 4  # notas, pruebas y una por pregunta
     fallos = _fallos_en_los_cuadernos(raiz)
-    assert len(fallos) == 11
+    assert len(fallos) == 12
     for gid, n in fallos.items():
         assert "<code>%s</code></td><td class=\"n\">" % gid in html
         assert re.search(r"<code>%s</code></td><td class=\"n\">[\d.]+</td><td class=\"n\">%d de %d</td>"
@@ -144,7 +147,7 @@ def test_el_informe_enlaza_la_retroalimentacion_de_cada_estudiante(clase):
     raiz, _, _ = clase
     html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
     enlaces = re.findall(r"<a href='([^']+)'>retroalimentación</a>", html)
-    assert len(enlaces) == len(CLASE)  # la rota no tiene retroalimentación
+    assert len(enlaces) == len(CLASE) + 1  # la rota también: su retroalimentación dice por qué no puntúa
     for enlace in enlaces:
         assert (raiz / "exports" / enlace).resolve().exists(), enlace
 

@@ -18,7 +18,7 @@ import pytest
 
 from course import CUADERNO, TAREA, corregir
 from course.entregas import escribir_entrega, leer_ejemplo
-from cursos import copiar_curso, nbgrader
+from cursos import MAXIMO, copiar_curso, nbgrader
 
 ROSTER = """id,first_name,last_name,email
 agarcia,Ana,García López,ana@example.org
@@ -47,7 +47,7 @@ def curso(tmp_path_factory):
         hecho = nbgrader(raiz, *orden)
         assert hecho.returncode == 0, (orden, hecho.stdout + hecho.stderr)
 
-    # Las dos descargas, hechas con la respuesta de Ana (14 puntos) para que sólo cuente el retraso.
+    # Las dos descargas, hechas con la respuesta de Ana (todos los puntos) para que solo cuente el retraso.
     entrega = raiz.parent / "entrega"
     escribir_entrega(raiz / "release" / TAREA / CUADERNO,
                      leer_ejemplo(corregir.EJEMPLOS / "ana.toml")["respuestas"], entrega)
@@ -83,9 +83,9 @@ def test_las_notas_llevan_los_nombres_y_el_descuento_por_retraso(curso):
     retraso = TARDE.replace(tzinfo=MADRID) - PLAZO
     dias = -(-retraso.total_seconds() // 86400)
     assert float(filas["agarcia"]["late_submission_penalty"]) == 0
-    assert float(filas["agarcia"]["score"]) == float(filas["agarcia"]["raw_score"]) == 14
-    assert float(filas["bruiz"]["raw_score"]) == 14
+    assert float(filas["agarcia"]["score"]) == float(filas["agarcia"]["raw_score"]) == MAXIMO
+    assert float(filas["bruiz"]["raw_score"]) == MAXIMO
     assert float(filas["bruiz"]["late_submission_penalty"]) == dias * 1.0
-    assert float(filas["bruiz"]["score"]) == 14 - dias
+    assert float(filas["bruiz"]["score"]) == MAXIMO - dias
     html = (curso / "exports" / "informe.html").read_text(encoding="utf-8")
     assert "García López" in html

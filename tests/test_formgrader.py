@@ -5,7 +5,7 @@ abre el formgrader desde el menú de nbgrader de JupyterLab, ve la tarea, la cla
 abre una y pone a mano la nota de una prueba. La nota nueva tiene que llegar al gradebook.
 
 La maquinaria (servidor, navegador, artefactos de los fallos) es la de navegador.py.
-Sólo esta prueba: `.venv/bin/python -m pytest tests/test_formgrader.py -v`.
+Solo esta prueba: `.venv/bin/python -m pytest tests/test_formgrader.py -v`.
 """
 
 import time
@@ -66,7 +66,7 @@ def pagina(chromium, servidor, request):
                                       timeout=nv.ESPERA_UI * 1000)
         contexto = navegador.new_context(viewport={"width": 1400, "height": 1000}, locale="es-ES")
         # Sin red, el MathJax que la página de corregir pide a un CDN no llega y su código de
-        # inicio se corta a medias: se sirve uno mínimo, que sólo avisa de que ha cargado.
+        # inicio se corta a medias: se sirve uno mínimo, que solo avisa de que ha cargado.
         contexto.route("**/*MathJax.js*", lambda ruta: ruta.fulfill(body=MATHJAX_MINIMO,
                                                                      content_type="application/javascript"))
         pg = contexto.new_page()

@@ -1,4 +1,4 @@
-"""El lado del corrector: el código del estudiante en su jaula, alcanzado sólo con datos.
+"""El lado del corrector: el código del estudiante en su jaula, alcanzado solo con datos.
 
 `CodigoAislado(codigo).ejecutar(llamada, entorno)` se usa como el `ejecutar` del estudiante: la
 llamada va a la jaula, y las operaciones de su herramienta sobre el entorno vuelven aquí, donde
@@ -33,7 +33,7 @@ class Lanzada(Exception):
 
 
 class Opaco:
-    """Un objeto del estudiante que no es un dato simple: sólo su tipo y su repr. No es igual a nada."""
+    """Un objeto del estudiante que no es un dato simple: solo su tipo y su repr. No es igual a nada."""
 
     def __init__(self, tipo, texto):
         self.tipo, self.texto = tipo, texto

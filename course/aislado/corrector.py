@@ -31,7 +31,7 @@ from .cliente import CodigoAislado, en_segundos
 
 
 class NucleoEnJaula(AsyncKernelManager):
-    """Un núcleo de Python en una jaula: sin red, viendo sólo la carpeta de su cuaderno.
+    """Un núcleo de Python en una jaula: sin red, viendo solo la carpeta de su cuaderno.
 
     Habla con nbgrader por sockets de fichero (transporte ipc) en una carpeta propia, porque
     sin red no tiene ni la interfaz local. Se interrumpe con un mensaje (`interrupt_request`), no
@@ -245,7 +245,7 @@ def _salida(decidir):
 
 
 class VeredictosDeConfianza(NbGraderPreprocessor):
-    """Decide las celdas `ejecutar-*` y `pregunta-*` con el código del estudiante encerrado y alcanzado sólo con datos."""
+    """Decide las celdas `ejecutar-*` y `pregunta-*` con el código del estudiante encerrado y alcanzado solo con datos."""
 
     def preprocess(self, nb, resources):
         respuestas = {_grade_id(c): c.source for c in nb.cells

@@ -1,4 +1,4 @@
-"""La orden que encierra un proceso con bubblewrap: sólo ve Python, harness y lo que se le deje."""
+"""La orden que encierra un proceso con bubblewrap: solo ve Python, harness y lo que se le deje."""
 
 import os
 import logging
@@ -30,7 +30,7 @@ def bwrap():
 
 
 def _sistema():
-    """Lo del sistema que necesita Python para arrancar, en modo de sólo lectura."""
+    """Lo del sistema que necesita Python para arrancar, en modo de solo lectura."""
     for ruta in ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/alternatives",
                  "/etc/localtime"):
         if os.path.exists(ruta):
@@ -43,7 +43,7 @@ def _sistema():
 
 
 def orden(argv, escribibles=(), legibles=(), carpeta=None, en_memoria=None):
-    """`argv` dentro de la jaula: sin red, con /tmp propio, viendo sólo `escribibles` y `legibles` además de Python.
+    """`argv` dentro de la jaula: sin red, con /tmp propio, viendo solo `escribibles` y `legibles` además de Python.
 
     `en_memoria` es una carpeta de la jaula que se le da vacía y escribible, pero en un tmpfs con
     tope (como /tmp): lo que escriba allí no toca el disco y se va con la jaula.
@@ -53,7 +53,7 @@ def orden(argv, escribibles=(), legibles=(), carpeta=None, en_memoria=None):
     o = ["prlimit", "--as=%d" % MEMORIA, "--cpu=%d:%d" % (CPU, CPU + 5), "--fsize=%d" % FICHEROS, "--core=0",
          "--", bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
          # Un usuario sin privilegios y sin capacidades, en su propio espacio de usuarios, que no puede
-         # crear otro: como root con capacidades, podría volver a montar con escritura lo de sólo lectura.
+         # crear otro: como root con capacidades, podría volver a montar con escritura lo de solo lectura.
          "--unshare-user", "--uid", "65534", "--gid", "65534", "--disable-userns", "--cap-drop", "ALL",
          "--proc", "/proc", "--dev", "/dev",
          # /tmp es memoria (tmpfs), fuera del tope de memoria de los procesos: lleva su propio tope.

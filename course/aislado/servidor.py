@@ -1,6 +1,6 @@
-"""El lado de la jaula: carga el código del estudiante y contesta al corrector, sólo con datos.
+"""El lado de la jaula: carga el código del estudiante y contesta al corrector, solo con datos.
 
-Corre dentro de bubblewrap, sin ver el curso: sólo la biblioteca estándar y harness. Habla por
+Corre dentro de bubblewrap, sin ver el curso: solo la biblioteca estándar y harness. Habla por
 líneas JSON con el corrector, que está fuera. El entorno que recibe `ejecutar` no está aquí: cada
 vez que una herramienta lo mira o lo cambia, se le pregunta al corrector, que es quien lo tiene
 y quien cuenta lo que le pasa.

@@ -1,4 +1,4 @@
-"""Conserva el código inicial de la celda línea a línea y sólo cambia el esqueleto por un try/except.
+"""Conserva el código inicial de la celda línea a línea y solo cambia el esqueleto por un try/except.
 
 esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
 diagnóstico: ninguno

@@ -1,4 +1,4 @@
-"""Usa try/except/else: el resultado sólo se construye en el else, cuando la función no ha lanzado.
+"""Usa try/except/else: el resultado solo se construye en el else, cuando la función no ha lanzado.
 
 esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
 diagnóstico: ninguno

@@ -1,4 +1,4 @@
-"""Ejecuta la función antes de mirar el esquema y sólo después decide qué observación devolver.
+"""Ejecuta la función antes de mirar el esquema y solo después decide qué observación devolver.
 
 esperado: salmorejo=1 esquema=0 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
 diagnóstico: ejecuta-sin-esquema

@@ -1,4 +1,4 @@
-"""Sólo captura FileNotFoundError: cualquier otra excepción de la función sigue saliendo de ejecutar.
+"""Solo captura FileNotFoundError: cualquier otra excepción de la función sigue saliendo de ejecutar.
 
 esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
 diagnóstico: captura-solo-un-tipo
