@@ -17,6 +17,7 @@ from pathlib import Path
 from course import limites
 from course.calificacion import Suspenso
 from harness import muestra
+from harness.revision import NoCumple
 
 from . import jaula
 from .servidor import codificar, de_excepcion, decodificar
@@ -273,9 +274,14 @@ class CodigoAislado:
             else:
                 porque = ""
             self.agotada = True
-            raise Suspenso("ejecutar no ha terminado en %s con la llamada %s.%s\n"
-                           "¿Hay un bucle que repite la llamada? La herramienta se ejecuta una vez como mucho."
-                           % (en_segundos(tope), muestra(llamada), porque)) from None
+            # Si la herramienta ha corrido más de una vez antes de agotarse el tiempo, es que reintenta.
+            veces = len(getattr(entorno, "corridas", []))
+            diagnostico = "reintenta" if veces > 1 else "no-termina"
+            mensaje = ("ejecutar no ha terminado en %s con la llamada %s%s.%s\n"
+                       "¿Hay un bucle que repite la llamada? La herramienta se ejecuta una vez como mucho."
+                       % (en_segundos(tope), muestra(llamada),
+                          ", y la herramienta ha corrido %d veces" % veces if veces > 1 else "", porque))
+            raise Suspenso(str(NoCumple(mensaje, diagnostico)), [diagnostico]) from None
         except BaseException as e:
             if not isinstance(e, Exception):  # la alarma de respaldo de calificacion.py, o una interrupción
                 self.agotada = True
