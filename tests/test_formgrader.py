@@ -92,7 +92,7 @@ def _marco(pagina):
         for marco in pagina.frames:
             if "/formgrader" in marco.url:
                 return marco
-        time.sleep(0.2)
+        pagina.wait_for_timeout(200)  # no time.sleep: Playwright solo atiende sus eventos dentro de sus llamadas
     raise AssertionError("JupyterLab no ha abierto el formgrader: %s" % [m.url for m in pagina.frames])
 
 

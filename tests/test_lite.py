@@ -22,7 +22,7 @@ import pytest
 import navegador as nv
 import test_navegador as tn
 from course import CUADERNO, RAIZ, TAREA, lite
-from cursos import copiar_curso, nbgrader
+from cursos import MAXIMO, copiar_curso, nbgrader
 
 RUTA = f"{TAREA}/{CUADERNO}"
 RELEASE = RAIZ / "release" / TAREA / CUADERNO
@@ -137,7 +137,7 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     tn.comprobar_muerte_en_el_turno_2(pagina, RAIZ, RELEASE)
 
     # Con las respuestas y el reto escritos: Run All llega al final (las pruebas visibles pasan).
-    escribir_respuestas(pagina, tn.respuestas_correctas(RAIZ))
+    escribir_respuestas(pagina, tn.respuestas_correctas(RAIZ, ids=tn.las_que_hay(RAIZ, RELEASE, tn.RESPUESTAS)))
     nv.ejecutar_orden_del_menu(pagina, "runmenu:run-all")
     esperar_que_termine(pagina)
     tn.comprobar_que_corre_entero(pagina, RAIZ, RELEASE)
@@ -164,7 +164,7 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     assert hecho.returncode == 0, hecho.stdout + hecho.stderr
     from course import corregir
     puntos, maximo = corregir.notas(curso)["lite"]
-    assert (puntos, maximo) == (14, 14), hecho.stdout + hecho.stderr
+    assert (puntos, maximo) == (MAXIMO, MAXIMO), hecho.stdout + hecho.stderr
 
 
 def test_make_bundle_lleva_el_sitio_para_alojarlo(tmp_path):
