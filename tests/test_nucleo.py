@@ -5,10 +5,17 @@ Un curso temporal, cuatro entregas con el cuestionario y `ejecutar` bien contest
 entonces en su stderr, que es el de nbgrader, el contenido de cada mensaje que recibe antes de
 atenderlo. Así se ve desde fuera qué código le ha llegado al núcleo, no qué salidas hay.
 
+La corrección rehace cada entrega sobre el cuaderno de release y solo toma de ella el código de las
+celdas de respuesta (course/aislado/entrada.py): una celda añadida no se ejecuta. Por eso lo raro va
+dentro de la respuesta `ejecutar`, tras su `def`, y solo cuando corre en un núcleo de IPython (el
+corrector de confianza carga esa misma celda con `exec`, sin `get_ipython`, y su nota no cambia).
+
 - `honesta`: el cuaderno tal cual.
-- `bucle`: una celda añadida tras la respuesta con un bucle sin fin; la interrupción la para.
-- `sin_interrupcion`: una celda añadida que ignora SIGINT y no acaba; el núcleo se da por perdido.
-- `dormilona`: muchas celdas añadidas que duermen casi el tope de una celda cada una.
+- `bucle`: la respuesta acaba con un bucle sin fin; la interrupción la para.
+- `sin_interrupcion`: la respuesta ignora SIGINT y no acaba; el núcleo se da por perdido.
+- `dormilona`: la respuesta hace que cada celda que viene después duerma casi el tope de una celda; la
+  lección de este curso temporal lleva, tras la respuesta, muchas celdas cortas (CELDAS_DE_LA_LECCION),
+  más de las que caben en el tiempo del cuaderno a ese paso.
 """
 
 import ast
@@ -28,14 +35,26 @@ from nbgrader.api import Gradebook
 from course import CUADERNO, RAIZ, TAREA, limites
 from course.aislado.cliente import en_segundos
 from course.entregas import escribir_entrega, soluciones
-from cursos import copiar_curso
+from cursos import copiar_curso, modo_del_cuestionario
 
-BUCLE = "# Una celda mía para probar: no acaba nunca.\nwhile True:\n    pass\n"
-SIN_INTERRUPCION = ("# No acaba, y no deja que la interrumpan.\nimport signal\n"
-                    "signal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n")
-DORMILONA = "import time\ntime.sleep(%r)\n" % (limites.CELDA * 0.9)
-CELDAS_AÑADIDAS = {"honesta": [], "bucle": [BUCLE], "sin_interrupcion": [SIN_INTERRUPCION],
-                   "dormilona": [DORMILONA] * (int(limites.CUADERNO / (limites.CELDA * 0.9)) + 2)}
+def _solo_en_el_nucleo(codigo):
+    """`codigo` para el final de la respuesta: corre en el núcleo (IPython), no en el corrector de confianza."""
+    return "\ntry:\n    get_ipython\nexcept NameError:\n    pass\nelse:\n" + "".join(
+        "    " + linea + "\n" for linea in codigo.splitlines())
+
+
+BUCLE = _solo_en_el_nucleo("# Para probar: no acaba nunca.\nwhile True:\n    pass")
+SIN_INTERRUPCION = _solo_en_el_nucleo("# No acaba, y no deja que la interrumpan.\nimport signal\n"
+                                      "signal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass")
+DORMILONA = _solo_en_el_nucleo("# Cada celda que venga después duerme casi el tope de una celda.\nimport time\n"
+                               "get_ipython().events.register('pre_run_cell', lambda *_: time.sleep(%r))"
+                               % (limites.CELDA * 0.9))
+AÑADIDO_A_LA_RESPUESTA = {"honesta": "", "bucle": BUCLE, "sin_interrupcion": SIN_INTERRUPCION,
+                          "dormilona": DORMILONA}
+# Celdas de la lección (sin marcas de nbgrader) que el curso temporal pone tras la respuesta `ejecutar`:
+# rápidas en las demás entregas, casi el tope cada una en la dormilona, y sin sitio todas en el cuaderno.
+CELDA_DE_LA_LECCION = "# Una celda más de la lección.\nNone\n"
+CELDAS_DE_LA_LECCION = int(limites.CUADERNO / (limites.CELDA * 0.9)) + 2
 
 
 def _grade_id(celda):
@@ -70,15 +89,15 @@ def corregido(tmp_path_factory):
     curso = copiar_curso(tmp_path_factory.mktemp("curso"))
     with open(curso / "nbgrader_config.py", "a") as f:
         f.write('\nc.EjecutarEnJaula.extra_arguments = ["--debug"]  # el núcleo anota cada mensaje que recibe\n')
+    # Con el cuestionario calificado, para que también estén las celdas pregunta-* del corrector.
+    modo_del_cuestionario(curso, "calificado")
     buenas = soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))
-    release = curso / "release" / TAREA / CUADERNO
-    for estudiante, añadidas in CELDAS_AÑADIDAS.items():
-        carpeta = curso / "submitted" / estudiante / TAREA
-        escribir_entrega(release, buenas, carpeta)
-        nb = nbformat.read(carpeta / CUADERNO, as_version=4)
-        tras = next(i for i, c in enumerate(nb.cells) if _grade_id(c) == "ejecutar") + 1
-        nb.cells[tras:tras] = [new_code_cell(fuente) for fuente in añadidas]
-        nbformat.write(nb, carpeta / CUADERNO)
+    # La lección del curso temporal, con sus celdas de más tras la respuesta (la release sale de aquí).
+    ruta = curso / "source" / TAREA / CUADERNO
+    leccion = nbformat.read(ruta, as_version=4)
+    tras = next(i for i, c in enumerate(leccion.cells) if _grade_id(c) == "ejecutar") + 1
+    leccion.cells[tras:tras] = [new_code_cell(CELDA_DE_LA_LECCION) for _ in range(CELDAS_DE_LA_LECCION)]
+    nbformat.write(leccion, ruta)
     # Las carpetas de los núcleos van a un /tmp propio (corto: ahí están los sockets), para contarlas aunque
     # otras correcciones de la máquina tengan las suyas.
     temporal = tempfile.mkdtemp(prefix="nucleos-")
@@ -90,18 +109,28 @@ def corregido(tmp_path_factory):
             pasos[orden[0]] = subprocess.run([sys.executable, "-m", "nbgrader", *orden], cwd=curso, env=entorno,
                                              capture_output=True, text=True, timeout=900)
             assert pasos[orden[0]].returncode == 0, pasos[orden[0]].stderr[-5000:]
+            if orden[0] == "generate_assignment":
+                release = curso / "release" / TAREA / CUADERNO
+                for estudiante, añadido in AÑADIDO_A_LA_RESPUESTA.items():
+                    escribir_entrega(release, dict(buenas, ejecutar=buenas["ejecutar"] + añadido),
+                                     curso / "submitted" / estudiante / TAREA)
         restos = os.listdir(temporal)
         procesos = _procesos_con(temporal)
     finally:
         shutil.rmtree(temporal, ignore_errors=True)
     with Gradebook("sqlite:///%s" % (curso / "gradebook.db")) as gb:
-        notas = {e: gb.find_submission(TAREA, e).score for e in CELDAS_AÑADIDAS}
+        notas = {e: gb.find_submission(TAREA, e).score for e in AÑADIDO_A_LA_RESPUESTA}
         maximo = gb.find_assignment(TAREA).max_score
-    autograded = {e: nbformat.read(curso / "autograded" / e / TAREA / CUADERNO, as_version=4) for e in CELDAS_AÑADIDAS}
+    autograded = {e: nbformat.read(curso / "autograded" / e / TAREA / CUADERNO, as_version=4) for e in AÑADIDO_A_LA_RESPUESTA}
     retro = {e: (curso / "feedback" / e / TAREA / CUADERNO.replace(".ipynb", ".html")).read_text(encoding="utf-8")
-             for e in CELDAS_AÑADIDAS}
+             for e in AÑADIDO_A_LA_RESPUESTA}
     return {"registro": pasos["autograde"].stderr, "restos": restos, "procesos": procesos, "notas": notas,
             "maximo": maximo, "autograded": autograded, "retro": retro}
+
+
+def buenas_mas(añadido):
+    """El código de la respuesta `ejecutar` entregada: la buena y, detrás, `añadido`."""
+    return soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))["ejecutar"] + añadido
 
 
 def _celda(nb, fuente):
@@ -119,7 +148,9 @@ def test_las_celdas_del_corrector_no_llegan_al_nucleo(corregido):
     nb = corregido["autograded"]["honesta"]
     del_corrector = [c for c in nb.cells if c.cell_type == "code" and _del_corrector(c)]
     del_estudiante = [c for c in nb.cells if c.cell_type == "code" and c.source.strip() and not _del_corrector(c)]
-    assert len(del_corrector) == 11 and del_estudiante
+    leccion = nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4)
+    assert len(del_corrector) == len([c for c in leccion.cells if c.cell_type == "code" and _del_corrector(c)])
+    assert len(del_corrector) >= 8 and del_estudiante
     # El registro funciona: cada una de las demás celdas del cuaderno le ha llegado, tal cual.
     faltan = [c.source[:60] for c in del_estudiante if c.source not in recibido]
     assert not faltan, faltan
@@ -141,7 +172,7 @@ def test_las_celdas_del_corrector_tienen_su_veredicto(corregido):
 
 def test_la_interrupcion_llega_al_nucleo_y_este_sigue(corregido):
     nb = corregido["autograded"]["bucle"]
-    errores = _errores(_celda(nb, BUCLE))
+    errores = _errores(_celda(nb, buenas_mas(BUCLE)))
     # KeyboardInterrupt lo lanza el núcleo al recibir la interrupción; después, el motivo en español.
     assert [e.ename for e in errores] == ["KeyboardInterrupt", "TiempoAgotado"], errores
     assert "no ha terminado en %s y se ha interrumpido" % en_segundos(limites.CELDA) in errores[1].evalue
@@ -158,7 +189,7 @@ def test_la_retroalimentacion_dice_por_que_se_ha_interrumpido(corregido):
 
 def test_un_nucleo_que_no_se_deja_interrumpir_se_da_por_perdido(corregido):
     nb = corregido["autograded"]["sin_interrupcion"]
-    errores = _errores(_celda(nb, SIN_INTERRUPCION))
+    errores = _errores(_celda(nb, buenas_mas(SIN_INTERRUPCION)))
     assert errores and "No se ha parado ni al interrumpirla" in errores[-1].evalue, errores
     ultima = [c for c in nb.cells if c.cell_type == "code"][-1]
     assert ultima.outputs[0].text.startswith("(sin ejecutar: una celda anterior no se ha parado"), ultima.outputs
@@ -174,7 +205,10 @@ def test_no_queda_nada_de_los_nucleos(corregido):
 
 def test_muchas_celdas_que_duermen_casi_el_tope_agotan_el_tiempo_del_cuaderno(corregido):
     nb = corregido["autograded"]["dormilona"]
-    dormidas = [c for c in nb.cells if c.source == DORMILONA]
+    # La respuesta (que registra el sueño) corre entera y deprisa; cada celda de la lección tras ella duerme.
+    assert not _errores(_celda(nb, buenas_mas(DORMILONA)))
+    dormidas = [c for c in nb.cells if c.source == CELDA_DE_LA_LECCION]
+    assert len(dormidas) == CELDAS_DE_LA_LECCION
     ejecutadas = [c for c in dormidas if not c.outputs]
     cortada = [c for c in dormidas if _errores(c)]
     sin_ejecutar = [c for c in dormidas if c.outputs and c.outputs[0].get("text", "").startswith("(sin ejecutar")]
