@@ -19,3 +19,13 @@ def pytest_runtest_makereport(item, call):
 # nbgrader lanza `alembic` por su nombre al crear el gradebook: el bin del entorno virtual va
 # delante en PATH también cuando se llama a pytest sin `make test`.
 os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+
+
+# Chromium de Debian para las pruebas de navegador (navegador.py dice cómo se asegura).
+@pytest.fixture(scope="module")
+def chromium():
+    import navegador as nv
+
+    nv.asegurar_playwright()
+    nv.asegurar_chromium()
+    return nv.CHROMIUM

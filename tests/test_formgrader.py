@@ -18,16 +18,9 @@ from course import CUADERNO, TAREA, corregir
 from course.entregas import escribir_entrega, leer_ejemplo
 
 CLASE = ("ana", "carla")
-PRUEBA = "ejecutar-guiones"  # vale un punto
+PRUEBA = "ejecutar-guiones"  # vale dos puntos
 MATHJAX_MINIMO = """window.MathJax = {Hub: {Queue: function () {}, Config: function () {}, Configured: function () {},
   Startup: {signal: {Interest: function (f) { setTimeout(function () { f("End"); }, 0); }}}}};"""
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    nv.asegurar_playwright()
-    nv.asegurar_chromium()
-    return nv.CHROMIUM
 
 
 @pytest.fixture(scope="module")

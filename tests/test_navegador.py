@@ -47,13 +47,6 @@ def las_que_hay(curso, ruta, grade_ids):
 # =========================================================================== fixtures
 
 @pytest.fixture(scope="module")
-def chromium():
-    nv.asegurar_playwright()
-    nv.asegurar_chromium()
-    return nv.CHROMIUM
-
-
-@pytest.fixture(scope="module")
 def curso(tmp_path_factory):
     """Copia temporal del curso (nbgrader_config.py, harness/, course/, release/, source/)."""
     base = tmp_path_factory.mktemp("navegador")
