@@ -8,8 +8,8 @@ import shutil
 import sys
 
 from .estudiantes.empezar import abrir_lab, idioma_por_defecto
+from .traduccion.completar import completar
 from . import CUADERNO, RAIZ, TAREA
-
 
 
 def main(argumentos):
@@ -17,6 +17,10 @@ def main(argumentos):
     if not trabajo.exists():
         shutil.copytree(RAIZ / "release" / TAREA, trabajo)
     idioma_por_defecto(sys.prefix)
+    try:
+        completar()  # el español que le falta al paquete de idioma (course/traduccion/)
+    except OSError as error:  # un entorno de solo lectura: JupyterLab abre igual, con el paquete tal cual
+        print(f"Aviso: no se ha podido completar la traducción de JupyterLab ({error}).")
     return abrir_lab(sys.executable, (trabajo / CUADERNO).relative_to(RAIZ), RAIZ, argumentos)
 
 

@@ -21,11 +21,11 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
 from . import CUADERNO, RAIZ, TAREA
+from .traduccion.completar import completar as completar_traduccion
 
 # La versión de Pyodide que espera jupyterlite-pyodide-kernel 0.7.2 (su PYODIDE_VERSION).
 PYODIDE = "0.29.3"
@@ -264,37 +264,17 @@ def preparar_fuente(fuente, raiz=RAIZ, cache=CACHE):
     return fuente
 
 
-# Lo que un estudiante ve y el paquete de idioma 4.5.post3 no traduce (ni con contexto ni sin él).
-PROPIAS = {"Run": "Ejecutar", "Tabs": "Pestañas", "Command": "Comando", "Edit": "Edición",
-           "Idle": "Inactivo", "Busy": "Ocupado", "Initializing": "Iniciando", "Starting": "Arrancando",
-           "Restarting": "Reiniciando", "Connecting": "Conectando", "Unknown": "Desconocido",
-           "Modified": "Modificado", "No Kernel": "Sin kernel"}
-
-
-class _ConRespaldo:
-    """Las traducciones del paquete; si una cadena no está con su contexto, sin él; si tampoco, PROPIAS."""
-
-    def __init__(self, paquete):
-        self.paquete = paquete
-
-    def pgettext(self, contexto, cadena):
-        traducida = self.paquete.pgettext(contexto, cadena)
-        if traducida == cadena:
-            traducida = self.paquete.gettext(cadena)
-        return PROPIAS.get(cadena, cadena) if traducida == cadena else traducida
-
-
 def traducir(destino, idioma="es_ES"):
-    """Completa el español del sitio: esquemas de ajustes (menús) y cadenas de la interfaz.
+    """Traduce los esquemas de ajustes del sitio (títulos de menús, barras de herramientas).
 
     Un servidor de JupyterLab traduce cada esquema al servirlo; JupyterLite los sirve tal cual, y
     por eso «Run» o «Tabs» se quedarían en inglés. Se traducen aquí, una vez, con la función de
-    jupyterlab_server; lo que el paquete de idioma no tiene sale de PROPIAS.
+    jupyterlab_server y el paquete de idioma ya completado (course/traduccion/).
     """
     from jupyterlab_server.translation_utils import DEFAULT_DOMAIN, translator
 
     translator.set_locale(idioma)
-    paquete = _ConRespaldo(translator.load(DEFAULT_DOMAIN))
+    paquete = translator.load(DEFAULT_DOMAIN)
 
     def uno(esquema):
         nuevo = dict(esquema)
@@ -313,16 +293,10 @@ def traducir(destino, idioma="es_ES"):
             continue
         fichero.write_text(json.dumps(datos, ensure_ascii=False), encoding="utf-8")
 
-    datos = destino / "api" / "translations" / f"{idioma}.json"
-    paquete_json = json.loads(datos.read_text(encoding="utf-8"))
-    cadenas = paquete_json["data"][DEFAULT_DOMAIN]
-    for cadena, traducida in PROPIAS.items():
-        cadenas.setdefault(cadena, [traducida])
-    datos.write_text(json.dumps(paquete_json, ensure_ascii=False), encoding="utf-8")
-
 
 def construir(raiz=RAIZ, destino=DESTINO, cache=CACHE):
     """Construye el sitio en `destino` y devuelve su ruta."""
+    completar_traduccion()  # el .json que copia el sitio y el .mo de traducir(), ya en español entero
     fuente = preparar_fuente(cache / "fuente", raiz, cache)
     shutil.rmtree(destino, ignore_errors=True)
     avisar("Construyendo el sitio con jupyter lite build...")

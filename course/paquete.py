@@ -12,6 +12,7 @@ from . import RAIZ
 NOMBRE = "curso-harness-estudiante"
 NOMBRE_SITIO = "curso-harness-sitio"
 PROPIOS = Path(__file__).resolve().parent / "estudiantes"
+TRADUCCION = Path(__file__).resolve().parent / "traduccion"
 
 
 def _contenido(raiz):
@@ -19,6 +20,9 @@ def _contenido(raiz):
     yield "LEEME.md", PROPIOS / "LEEME.md"
     yield "empezar.py", PROPIOS / "empezar.py"
     yield "pyproject.toml", PROPIOS / "pyproject.toml"
+    # Lo que completa el español de JupyterLab: el guion y sus catálogos.
+    for fichero in [TRADUCCION / "completar.py", *sorted(TRADUCCION.glob("*.po"))]:
+        yield "traduccion/" + fichero.name, fichero
     for base in (raiz / "harness", raiz / "release"):
         for fichero in sorted(base.rglob("*")):
             if fichero.is_file() and "__pycache__" not in fichero.parts and ".ipynb_checkpoints" not in fichero.parts:

@@ -7,6 +7,7 @@ Los selectores no dependen del idioma de la interfaz: atributos data-command, cl
 JupyterLab y de nbgrader, y el estado del núcleo que da la API REST del servidor.
 """
 
+import contextlib
 import json
 import os
 import re
@@ -210,6 +211,37 @@ class Servidor:
             if sesion.get("path") == ruta_relativa and sesion.get("kernel"):
                 return sesion["kernel"].get("execution_state")
         return None
+
+
+@contextlib.contextmanager
+def lab_de_una_orden(orden, cwd, env, nombre):
+    """Arranca una orden que abre JupyterLab y escribe su dirección (make lab, empezar.py) y espera a
+    que el servidor conteste. Da (salida hasta la dirección, base, ruta, token); al salir, Ctrl+C."""
+    proceso = subprocess.Popen(orden, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        lineas = []
+        while not any("?token=" in linea for linea in lineas):
+            linea = proceso.stdout.readline()
+            assert linea, f"{nombre} terminó sin dar la dirección:\n" + "".join(lineas)
+            lineas.append(linea)
+        salida = "".join(lineas)
+        base, ruta, token = re.search(r"(http://localhost:\d+)(/lab/tree/\S+)\?token=(\w+)", salida).groups()
+        limite = time.monotonic() + ARRANQUE_SERVIDOR
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5).close()
+                break
+            except (OSError, urllib.error.URLError):
+                assert proceso.poll() is None and time.monotonic() < limite, f"JupyterLab no arrancó con {nombre}"
+                time.sleep(0.5)
+        yield salida, base, ruta, token
+    finally:
+        os.killpg(proceso.pid, signal.SIGINT)
+        try:
+            proceso.wait(timeout=PARADA_SERVIDOR + 5)
+        except subprocess.TimeoutExpired:
+            os.killpg(proceso.pid, signal.SIGKILL)
 
 
 def preparar_ajustes(privado, idioma="es_ES"):

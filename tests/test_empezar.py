@@ -10,10 +10,8 @@ import hashlib
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -84,6 +82,11 @@ def test_la_preparacion_no_toca_otro_entorno_y_habla_en_espanol(preparado):
     ajustes = json.loads((carpeta / ".venv" / "share" / "jupyter" / "lab" / "settings" / "overrides.json").read_text())
     assert ajustes["@jupyterlab/translation-extension:plugin"]["locale"] == "es_ES"
     assert ajustes["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    # El paquete de idioma de su entorno, completado con traduccion/ (lo que le falta a 4.5.post3).
+    paquete, = (carpeta / ".venv").glob("lib/python3*/site-packages/jupyterlab_language_pack_es_ES")
+    cadenas = json.loads((paquete / "locale" / "es_ES" / "LC_MESSAGES" / "jupyterlab.json").read_text())
+    assert cadenas["menu\x04Run"] == ["Ejecutar"] and cadenas["Idle"] == ["Inactivo"]
+    assert "Documentación de Python" in (carpeta / ".venv" / "etc" / "ipython" / "ipython_kernel_config.py").read_text()
 
 
 def test_validate_funciona_en_el_paquete(preparado):
@@ -101,29 +104,13 @@ def _get(url, tope=5):
 
 
 def test_empezar_abre_el_jupyterlab_del_paquete_y_no_otro(preparado):
+    import navegador as nv
+
     carpeta, _, antes, entorno, anotaciones = preparado
-    proceso = subprocess.Popen([sys.executable, "empezar.py", "--no-browser"], cwd=carpeta, env=entorno,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, start_new_session=True)
-    try:
-        lineas = []
-        while not any("?token=" in l for l in lineas):
-            linea = proceso.stdout.readline()
-            assert linea, "empezar.py terminó sin dar la dirección:\n" + "".join(lineas)
-            lineas.append(linea)
-        salida = "".join(lineas)
+    with nv.lab_de_una_orden([sys.executable, "empezar.py", "--no-browser"], carpeta, entorno,
+                             "empezar.py") as (salida, base, ruta, token):
         assert "Abriendo la lección en JupyterLab" in salida and ESC not in salida, salida
-        url = re.search(r"(http://localhost:\d+)(/lab/tree/\S+)\?token=(\w+)", salida)
-        base, ruta, token = url.groups()
         assert ruta == "/lab/tree/" + TAREA + "/" + CUADERNO
-        limite = time.monotonic() + 120
-        while True:
-            try:
-                _get(f"{base}/api/status?token={token}")
-                break
-            except (OSError, urllib.error.URLError):
-                assert proceso.poll() is None and time.monotonic() < limite, "JupyterLab no arrancó"
-                time.sleep(0.5)
         # El servidor es el del entorno del paquete: la página dice de dónde sirve JupyterLab.
         _, pagina = _get(f"{base}/lab?token={token}")
         datos = json.loads(re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>',
@@ -142,11 +129,5 @@ def test_empezar_abre_el_jupyterlab_del_paquete_y_no_otro(preparado):
         assert {"harness", TAREA} <= {e["name"] for e in json.loads(raiz)["content"]}
         with urllib.request.urlopen(f"{base}/?token={token}", timeout=5) as r:
             assert r.url.startswith(f"{base}{ruta}?file-browser-path=/"), r.url
-    finally:
-        os.killpg(proceso.pid, signal.SIGINT)
-        try:
-            proceso.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proceso.pid, signal.SIGKILL)
     assert _huella(PROFESOR) == antes
     assert not anotaciones.exists(), anotaciones.read_text()

@@ -29,7 +29,24 @@ AJUSTES = {
     "@jupyterlab/translation-extension:plugin": {"locale": "es_ES"},
     # Sin la ventana de noticias ni el aviso de actualizaciones.
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    # JupyterLab 4.5 traduce los submenús del menú principal, pero no los del menú contextual:
+    # «Open With» del explorador de archivos saldría en inglés. Se le da aquí su etiqueta.
+    "@jupyterlab/application-extension:context-menu": {"contextMenu": [
+        {"type": "submenu", "selector": '.jp-DirListing-item[data-isdir="false"]', "rank": 1.3,
+         "submenu": {"id": "jp-contextmenu-open-with", "label": "Abrir con", "items": []}}]},
 }
+
+
+# Los enlaces del menú Ayuda sobre el kernel los manda ipykernel, en inglés y a bibliotecas que la
+# lección no usa; estos, en el entorno del curso, los cambian por documentación que sí sirve.
+MARCA_KERNEL = "# Escrito por el curso del harness (empezar.py, make lab)."
+AYUDA_DEL_KERNEL = MARCA_KERNEL + """
+c.IPythonKernel.help_links = [
+    {"text": "Documentación de Python", "url": "https://docs.python.org/es/3/"},
+    {"text": "Documentación de IPython", "url": "https://ipython.readthedocs.io/en/stable/"},
+    {"text": "Documentación de ipywidgets", "url": "https://ipywidgets.readthedocs.io/en/stable/"},
+]
+"""
 
 
 def idioma_por_defecto(prefijo):
@@ -40,6 +57,10 @@ def idioma_por_defecto(prefijo):
         actuales.setdefault(plugin, valores)
     ajustes.parent.mkdir(parents=True, exist_ok=True)
     ajustes.write_text(json.dumps(actuales, indent=2))
+    kernel = Path(prefijo) / "etc" / "ipython" / "ipython_kernel_config.py"
+    if not kernel.exists() or kernel.read_text(encoding="utf-8").startswith(MARCA_KERNEL):
+        kernel.parent.mkdir(parents=True, exist_ok=True)
+        kernel.write_text(AYUDA_DEL_KERNEL, encoding="utf-8")
 
 
 def entorno_propio(python):
@@ -111,6 +132,16 @@ def preparar(entorno):
     idioma_por_defecto(entorno)
 
 
+def completar_espanol(python):
+    """El español que le falta al paquete de idioma de JupyterLab (traduccion/). Se repite en cada
+    arranque porque una reinstalación con pip lo deshace; si falla, JupyterLab abre igual."""
+    hecho = subprocess.run([str(python), str(AQUI / "traduccion" / "completar.py")],
+                           env=entorno_propio(python), capture_output=True, text=True)
+    if hecho.returncode != 0:
+        print("Aviso: no se ha podido completar la traducción de JupyterLab; parte del menú saldrá en inglés.")
+        print(hecho.stdout + hecho.stderr)
+
+
 def main(argumentos):
     entorno = AQUI / ".venv"
     python = _python_del_entorno(entorno)
@@ -118,6 +149,7 @@ def main(argumentos):
     if not instalado.exists():
         preparar(entorno)
         instalado.touch()
+    completar_espanol(python)
     if "--preparar" in argumentos:
         print("Preparado. Para abrir la lección: python3 empezar.py")
         return 0
