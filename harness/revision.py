@@ -1,210 +1,18 @@
 """La lista de comprobación de `ejecutar`: `revisar(ejecutar)` imprime una línea ✔ o ✘ por cláusula.
 
 Cada cláusula del contrato es una función que prueba `ejecutar` con unos casos y, si no se cumple,
-lanza `NoCumple` con lo que ha pasado y el nombre de la equivocación. Al corregir se usan estas
-mismas funciones, con otros casos y otras conversaciones que no están aquí.
-
-Para saber cuántas veces corre una herramienta, y con qué, mientras se prueba una llamada las
-cuatro funciones de `FUNCIONES` se cambian por otras que lo apuntan antes de hacer lo mismo.
-Mirar el entorno (`ruta in entorno`) no es ejecutar una herramienta; llamar a su función, sí.
+lanza `NoCumple` con lo que ha pasado y el nombre de la equivocación (diagnosticos.py). Al corregir
+se usan estas mismas funciones, con otros casos y otras conversaciones que no están aquí.
+Cuántas veces corre cada herramienta lo cuenta vigilancia.py.
 """
-
-import contextlib
-import functools
-import inspect
-import io
-import signal
-import sys
 
 from .bloques import error, llamada, muestra, resultado, texto
 from .bucle import bucle
-from .entorno import ENTORNO, FUNCIONES, incumple
+from .diagnosticos import DIAGNOSTICOS, NoCumple
+from .entorno import ENTORNO, incumple
 from .guionizado import FueraDelGuion, ModeloGuionizado, guion_de
 from .salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
-
-SEGUNDOS = 3  # para una llamada: las de la lección tardan milésimas
-_HERRAMIENTAS = dict(FUNCIONES)  # las de verdad, sin vigilar
-
-# Cada equivocación: su nombre, una etiqueta y lo que enseña la lección en su lugar.
-DIAGNOSTICOS = {
-    "sin-empezar": ("la respuesta sigue siendo la de partida",
-                    "ejecutar aún lanza NotImplementedError: escribe tu parte en su lugar, dentro de la función."),
-    "lanza-al-fallar": ("deja salir la excepción de la herramienta",
-                        "Cuando la herramienta lanza, la excepción sale de ejecutar y la conversación muere, como "
-                        "con el ejecutar a medias. Un fallo es una observación: error(id, str(e)), y el bucle sigue."),
-    "no-contesta": ("devuelve None en lugar de una observación",
-                    "Al modelo le llega None: la llamada se queda sin respuesta. ¿Falta un return en algún camino? "
-                    "Cada llamada recibe su tool_result, también cuando falla."),
-    "no-es-un-tool-result": ("devuelve algo que no es el tool_result de esa llamada",
-                             "La observación es un dict con type, tool_use_id (el id de la llamada), content e "
-                             "is_error (True o False), y nada más. resultado(id, …) y error(id, …) ya tienen esa forma."),
-    "no-termina": ("no termina con alguna llamada",
-                   "ejecutar contesta en seguida. ¿Hay un bucle que repite la llamada? La herramienta se ejecuta "
-                   "una vez como mucho."),
-    "contesta-sin-ejecutar": ("contesta sin ejecutar la herramienta",
-                              "La observación de una llamada que cumple su esquema sale de ejecutar su herramienta: lo "
-                              "que devuelve, o lo que lanza. Sin ejecutarla, el modelo recibe algo que no ha pasado."),
-    "exito-como-error": ("contesta con un error cuando la herramienta ha salido bien",
-                         "Si la función devuelve, la observación es resultado(id, lo que devuelve), con is_error False."),
-    "captura-solo-un-tipo": ("captura solo algunos tipos de excepción",
-                             "Con except FileNotFoundError (o con cualquier tipo concreto) las demás excepciones siguen "
-                             "saliendo de ejecutar. La función lance lo que lance, la llamada vuelve como error: "
-                             "captura Exception."),
-    "lanza-otra-excepcion": ("lanza una excepción propia al tratar el fallo",
-                             "Relanzar la excepción, aunque sea con más contexto, o fallar dentro del except, deja la "
-                             "llamada sin respuesta. ejecutar no lanza nunca: lo que falla vuelve como error(id, str(e))."),
-    "contenido-repr": ("pone repr(e) como contenido del error",
-                       "repr(e) añade el nombre de la clase y las comillas. El contenido es el mensaje, str(e), "
-                       "tal cual: es lo que el modelo lee para decidir qué hacer."),
-    "prefijo-en-el-mensaje": ("antepone algo al mensaje de la excepción",
-                              "El mensaje va solo, sin el tipo ni un «Error:» delante: is_error ya dice que ha "
-                              "fallado, y el texto es el de la herramienta."),
-    "no-se-ha-ejecutado-al-fallar": ("dice «no se ha ejecutado» de un error que surgió al ejecutar",
-                                     "«no se ha ejecutado: » es solo para las llamadas que no cumplen su esquema. Si la "
-                                     "función ha lanzado, sí se ha ejecutado y puede haber hecho algo antes de fallar: "
-                                     "decir lo contrario invita al modelo a repetir sin riesgo lo que quizá no es idempotente."),
-    "error-como-resultado": ("devuelve el fallo con is_error falso",
-                             "Un fallo que llega como resultado normal engaña al modelo, que lo toma por lo que ha "
-                             "devuelto la herramienta. El error lleva is_error True: error(id, str(e))."),
-    "contenido-no-es-texto": ("el contenido del error no es el texto del mensaje",
-                              "El modelo recibe texto: str(e), no la excepción ni una lista de bloques."),
-    "mensaje-cambiado": ("cambia el mensaje de la excepción",
-                         "El modelo necesita el mensaje de la herramienta tal cual, str(e), también cuando está "
-                         "vacío: es lo que le dice qué ha fallado."),
-    "reintenta": ("repite la llamada que ha fallado",
-                  "El harness no reintenta por su cuenta: contesta con el error y el modelo decide. Una llamada que "
-                  "falla a medias puede haber hecho algo, y repetirla solo es seguro si es idempotente."),
-    "ejecuta-dos-veces": ("ejecuta la herramienta dos veces en una misma llamada",
-                          "Cada llamada ejecuta su herramienta una vez como mucho: una herramienta que no es "
-                          "idempotente dejaría su efecto dos veces. Guarda lo que devuelve la primera vez."),
-    "arregla-la-llamada": ("arregla la llamada por su cuenta",
-                           "Si la llamada no cumple su esquema o pide un fichero que no existe, el harness no adivina "
-                           "lo que quería el modelo (otro campo, un fichero parecido): contesta con el error y el "
-                           "modelo decide."),
-    "ejecuta-sin-esquema": ("ejecuta una llamada que no cumple su esquema",
-                            "Primero incumple(llamada): si da un motivo, la herramienta no se ejecuta y el error dice "
-                            "«no se ha ejecutado: » y el motivo. Así el modelo sabe que puede corregirla y repetirla."),
-    "motivo-sin-prefijo": ("el error del esquema no empieza por «no se ha ejecutado: »",
-                           "Ese comienzo le dice al modelo que la llamada no ha llegado a ejecutarse y que repetirla "
-                           "corregida es seguro."),
-    "motivo-cambiado": ("cambia el motivo del esquema",
-                        "El contenido es «no se ha ejecutado: » seguido del motivo que da incumple, tal cual."),
-    "resultado-cambiado": ("cambia lo que devuelve la herramienta",
-                           "Lo que devuelve la herramienta llega al modelo tal cual (sin strip, sin repr, sin "
-                           "comillas), con is_error False."),
-    "vacio-es-error": ("trata un resultado vacío como un error",
-                       "buscar sin coincidencias devuelve un texto vacío, y eso es una respuesta, no un fallo: "
-                       "is_error False."),
-    "no-carga": ("la celda de la respuesta da error o no define ejecutar",
-                 "Ejecuta la celda de tu respuesta y mira qué dice: sin una función ejecutar no hay nada que probar."),
-    "trabaja-en-una-copia": ("ejecuta la herramienta sobre una copia del entorno",
-                             "La herramienta trabaja en el entorno que recibe ejecutar: en una copia, lo que escribe "
-                             "escribir se pierde, y el modelo cree que está escrito."),
-}
-
-
-class NoCumple(AssertionError):
-    """Una cláusula que `ejecutar` no cumple. `diagnostico` nombra la equivocación, si se reconoce."""
-
-    def __init__(self, mensaje, diagnostico=None):
-        if diagnostico:
-            etiqueta, leccion = DIAGNOSTICOS[diagnostico]
-            mensaje += "\nEquivocación: %s (%s). %s" % (etiqueta, diagnostico, leccion)
-        super().__init__(mensaje)
-        self.diagnostico = diagnostico
-
-
-class Espia(dict):
-    """Un entorno que apunta cada herramienta que corre con él, y que puede hacerla fallar con `fallo`."""
-
-    def __init__(self, ficheros=ENTORNO, fallo=None):
-        super().__init__(ficheros)
-        self.corridas = []  # (nombre, argumentos, si corrió en este entorno y no en otro)
-        self.fallo = fallo
-
-    def corre(self, nombre, argumentos, en_este):
-        self.corridas.append((nombre, argumentos, en_este))
-        if self.fallo is not None:
-            raise self.fallo
-
-
-def vigilar(espacios, aviso):
-    """Cambia las cuatro herramientas, en FUNCIONES, en harness y en `espacios`, por unas que llaman
-    antes a `aviso(nombre, argumentos, entorno)`. Devuelve la función que lo deshace."""
-    sitios = [FUNCIONES, *(vars(m) for n, m in list(sys.modules.items()) if n == "harness" or n.startswith("harness.")),
-              *espacios]
-    cambios = []
-    for sitio in sitios:
-        for nombre, original in _HERRAMIENTAS.items():
-            if sitio.get(nombre) is original:
-                cambios.append((sitio, nombre, original))
-                sitio[nombre] = _avisa(original, aviso)
-
-    def deshacer():
-        for sitio, nombre, original in cambios:
-            sitio[nombre] = original
-    return deshacer
-
-
-def _avisa(herramienta, aviso):
-    firma = inspect.signature(herramienta)
-
-    @functools.wraps(herramienta)
-    def vigilada(*args, **kwargs):
-        try:
-            argumentos = dict(firma.bind(*args, **kwargs).arguments)
-        except TypeError:  # con esos argumentos no llega a correr: lanza el TypeError de siempre
-            return herramienta(*args, **kwargs)
-        aviso(herramienta.__name__, argumentos, argumentos.pop("entorno"))
-        return herramienta(*args, **kwargs)
-    return vigilada
-
-
-class _Agotado(BaseException):
-    """Se acabó el tiempo de una llamada. No es una Exception: un `except Exception` no la para."""
-
-
-def probar(ejecutar, ll, entorno, segundos=SEGUNDOS):
-    """`ejecutar(ll, entorno)` con las herramientas vigiladas, sin dejarle imprimir y con tope de tiempo."""
-    globales = [vars(sys.modules["__main__"]), getattr(ejecutar, "__globals__", {})]
-    deshacer = vigilar(globales, lambda nombre, argumentos, usado: _apunta(entorno, nombre, argumentos, usado))
-    try:
-        with _tope(segundos), contextlib.redirect_stdout(io.StringIO()):
-            return ejecutar(ll, entorno)
-    except _Agotado:
-        raise sin_terminar(ll, entorno, segundos) from None
-    finally:
-        deshacer()
-
-
-def _apunta(entorno, nombre, argumentos, usado):
-    if isinstance(entorno, Espia):
-        entorno.corre(nombre, argumentos, usado is entorno)
-
-
-def sin_terminar(ll, entorno, segundos):
-    """El NoCumple de una llamada que no termina a tiempo: si la herramienta ha corrido más de una vez, reintenta."""
-    veces = len(getattr(entorno, "corridas", []))
-    return NoCumple("ejecutar no ha terminado en %g segundos con la llamada %s%s.\nLa herramienta se ejecuta una vez "
-                    "como mucho." % (segundos, muestra(ll), ", y la herramienta ha corrido %d veces" % veces if veces > 1 else ""),
-                    "reintenta" if veces > 1 else "no-termina")
-
-
-@contextlib.contextmanager
-def _tope(segundos):
-    def _alarma(signum, frame):
-        raise _Agotado()
-    try:
-        anterior = signal.signal(signal.SIGALRM, _alarma)
-        signal.setitimer(signal.ITIMER_REAL, segundos, 0.5)  # y cada medio segundo, por si se traga la primera
-    except (AttributeError, ValueError, OSError):  # sin alarmas (otro hilo, el navegador): sin tope
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, anterior)
+from .vigilancia import REALES, Espia, probar
 
 
 # Lo que haría una herramienta de verdad con una llamada, para saber qué observación se espera.
@@ -214,7 +22,7 @@ def _lo_que_da(ll, ficheros=ENTORNO, fallo=None):
     if fallo is not None:
         return False, fallo
     try:
-        return True, _HERRAMIENTAS[ll["name"]](dict(ficheros), **ll["input"])
+        return True, REALES[ll["name"]](dict(ficheros), **ll["input"])
     except Exception as e:
         return False, e
 

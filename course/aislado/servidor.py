@@ -153,7 +153,7 @@ def main():
     sys.setrecursionlimit(3000)
     espacio = None
     import harness.salmorejo  # noqa: F401 (cargado ya, el tope de la carga de una respuesta es solo para ella)
-    from harness.revision import vigilar
+    from harness.vigilancia import vigilar
     vigilar([], _corre)  # para toda la vida de la jaula: el código del estudiante ve ya las herramientas vigiladas
     canal.enviar({"listo": True})
     while True:

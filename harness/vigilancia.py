@@ -1,0 +1,114 @@
+"""Cómo se vigila `ejecutar` mientras se prueba: qué herramientas corre, con qué y en qué entorno,
+y que no tarde más de la cuenta.
+
+Mientras se prueba una llamada, las cuatro funciones de `FUNCIONES` se cambian por otras que lo
+apuntan antes de hacer lo mismo. Mirar el entorno (`ruta in entorno`) no es ejecutar una
+herramienta; llamar a su función, sí.
+"""
+
+import contextlib
+import functools
+import inspect
+import io
+import signal
+import sys
+
+from .bloques import muestra
+from .diagnosticos import NoCumple
+from .entorno import ENTORNO, FUNCIONES
+
+SEGUNDOS = 3  # para una llamada: las de la lección tardan milésimas
+REALES = dict(FUNCIONES)  # las herramientas de verdad, sin vigilar
+
+
+class Espia(dict):
+    """Un entorno que apunta cada herramienta que corre con él, y que puede hacerla fallar con `fallo`."""
+
+    def __init__(self, ficheros=ENTORNO, fallo=None):
+        super().__init__(ficheros)
+        self.corridas = []  # (nombre, argumentos, si corrió en este entorno y no en otro)
+        self.fallo = fallo
+
+    def corre(self, nombre, argumentos, en_este):
+        self.corridas.append((nombre, argumentos, en_este))
+        if self.fallo is not None:
+            raise self.fallo
+
+
+def vigilar(espacios, aviso):
+    """Cambia las cuatro herramientas, en FUNCIONES, en harness y en `espacios`, por unas que llaman
+    antes a `aviso(nombre, argumentos, entorno)`. Devuelve la función que lo deshace."""
+    sitios = [FUNCIONES, *(vars(m) for n, m in list(sys.modules.items()) if n == "harness" or n.startswith("harness.")),
+              *espacios]
+    cambios = []
+    for sitio in sitios:
+        for nombre, original in REALES.items():
+            if sitio.get(nombre) is original:
+                cambios.append((sitio, nombre, original))
+                sitio[nombre] = _avisa(original, aviso)
+
+    def deshacer():
+        for sitio, nombre, original in cambios:
+            sitio[nombre] = original
+    return deshacer
+
+
+def _avisa(herramienta, aviso):
+    firma = inspect.signature(herramienta)
+
+    @functools.wraps(herramienta)
+    def vigilada(*args, **kwargs):
+        try:
+            argumentos = dict(firma.bind(*args, **kwargs).arguments)
+        except TypeError:  # con esos argumentos no llega a correr: lanza el TypeError de siempre
+            return herramienta(*args, **kwargs)
+        aviso(herramienta.__name__, argumentos, argumentos.pop("entorno"))
+        return herramienta(*args, **kwargs)
+    return vigilada
+
+
+class _Agotado(BaseException):
+    """Se acabó el tiempo de una llamada. No es una Exception: un `except Exception` no la para."""
+
+
+def probar(ejecutar, ll, entorno, segundos=SEGUNDOS):
+    """`ejecutar(ll, entorno)` con las herramientas vigiladas, sin dejarle imprimir y con tope de tiempo."""
+    globales = [vars(sys.modules["__main__"]), getattr(ejecutar, "__globals__", {})]
+    deshacer = vigilar(globales, lambda nombre, argumentos, usado: _apunta(entorno, nombre, argumentos, usado))
+    try:
+        with _tope(segundos), contextlib.redirect_stdout(io.StringIO()):
+            return ejecutar(ll, entorno)
+    except _Agotado:
+        raise sin_terminar(ll, entorno, segundos) from None
+    finally:
+        deshacer()
+
+
+def _apunta(entorno, nombre, argumentos, usado):
+    if isinstance(entorno, Espia):
+        entorno.corre(nombre, argumentos, usado is entorno)
+
+
+def sin_terminar(ll, entorno, segundos):
+    """El NoCumple de una llamada que no termina a tiempo: si la herramienta ha corrido más de una vez, reintenta."""
+    veces = len(getattr(entorno, "corridas", []))
+    return NoCumple("ejecutar no ha terminado en %g segundos con la llamada %s%s.\nLa herramienta se ejecuta una vez "
+                    "como mucho." % (segundos, muestra(ll), ", y la herramienta ha corrido %d veces" % veces if veces > 1 else ""),
+                    "reintenta" if veces > 1 else "no-termina")
+
+
+@contextlib.contextmanager
+def _tope(segundos):
+    def _alarma(signum, frame):
+        raise _Agotado()
+    try:
+        anterior = signal.signal(signal.SIGALRM, _alarma)
+        signal.setitimer(signal.ITIMER_REAL, segundos, 0.5)  # y cada medio segundo, por si se traga la primera
+    except (AttributeError, ValueError, OSError):  # sin alarmas (otro hilo, el navegador): sin tope
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, anterior)
