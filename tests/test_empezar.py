@@ -121,6 +121,8 @@ def test_empezar_abre_el_jupyterlab_del_paquete_y_no_otro(preparado):
         _, idioma = _get(f"{base}/lab/api/settings/@jupyterlab/translation-extension:plugin?token={token}")
         # overrides.json del entorno del paquete: cambia el valor por defecto del esquema.
         assert json.loads(idioma)["schema"]["properties"]["locale"]["default"] == "es_ES", idioma
+        # Y en los ajustes de usuario del entorno, que son los que lee el servidor para traducir.
+        assert json.loads(idioma)["settings"]["locale"] == "es_ES", idioma
         with pytest.raises(urllib.error.HTTPError) as error:
             _get(f"{base}/formgrader?token={token}")
         assert error.value.code == 404

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import sys
+import urllib.request
 
 import pytest
 
@@ -111,18 +112,30 @@ SIN_TRADUCTOR = {"Enable Debugger", "Disable Debugger", "More commands"}
 
 @pytest.fixture(scope="module")
 def make_lab(tmp_path_factory):
-    """Lo que arranca `make lab` (python -m course.lab), sin abrir navegador y con los ajustes de
-    usuario en una carpeta vacía: JupyterLab tal como lo encuentra un estudiante nuevo."""
+    """Lo que arranca `make lab` (python -m course.lab), sin abrir navegador, con sus ajustes de
+    usuario (los del entorno, que elige course.lab) y un espacio de trabajo vacío."""
     import navegador as nv
 
     privado = tmp_path_factory.mktemp("make-lab")
-    entorno = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(privado / "ajustes"),
-                   JUPYTERLAB_WORKSPACES_DIR=str(privado / "espacios"),
+    entorno = dict(os.environ, JUPYTERLAB_WORKSPACES_DIR=str(privado / "espacios"),
                    JUPYTER_RUNTIME_DIR=str(privado / "runtime"))
-    entorno.pop("JUPYTER_TOKEN", None)
+    for propia in ("JUPYTER_TOKEN", "JUPYTERLAB_SETTINGS_DIR"):
+        entorno.pop(propia, None)
     with nv.lab_de_una_orden([sys.executable, "-m", "course.lab", "--no-browser"], RAIZ, entorno,
                              "make lab") as (_, base, ruta, token):
         yield f"{base}{ruta}?token={token}"
+
+
+def test_make_lab_traduce_el_editor_de_configuracion(make_lab):
+    """El servidor traduce los esquemas de ajustes (el editor de configuración) con el idioma de
+    los ajustes de usuario: course.lab lo deja elegido en los del entorno."""
+    base, token = make_lab.split("/lab/")[0], make_lab.rsplit("=", 1)[1]
+    with urllib.request.urlopen(f"{base}/lab/api/settings/@jupyterlab/cell-toolbar-extension:plugin"
+                                f"?token={token}", timeout=10) as r:
+        esquema = json.loads(r.read().decode())["schema"]
+    assert esquema["title"] == _instalado().pgettext("schema", "Cell Toolbar") != "Cell Toolbar", esquema["title"]
+    titulos = {nombre: propiedad.get("title") for nombre, propiedad in esquema["properties"].items()}
+    assert titulos["showToolbar"] == _instalado().pgettext("settings", "Show cell toolbar") != "Show cell toolbar", titulos
 
 
 def _ingles_conocido():

@@ -63,6 +63,18 @@ def idioma_por_defecto(prefijo):
         kernel.write_text(AYUDA_DEL_KERNEL, encoding="utf-8")
 
 
+def ajustes_de_usuario(prefijo):
+    """La carpeta de ajustes de usuario de JupyterLab dentro del entorno `prefijo`, con el español
+    elegido. overrides.json solo cambia el valor por defecto, que ve el navegador; el servidor lee
+    el idioma de los ajustes de usuario, y con él traduce el editor de configuración."""
+    carpeta = Path(prefijo) / "share" / "jupyter" / "lab" / "user-settings"
+    idioma = carpeta / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
+    if not idioma.exists():
+        idioma.parent.mkdir(parents=True, exist_ok=True)
+        idioma.write_text(json.dumps({"locale": "es_ES"}, indent=2))
+    return carpeta
+
+
 def entorno_propio(python):
     """Variables para los procesos del entorno de `python`: su carpeta bin delante en PATH y nada
     que haga mirar otro Python (PYTHONPATH, PYTHONHOME); sin colores si no hay terminal."""
@@ -96,8 +108,11 @@ def abrir_lab(python, cuaderno, carpeta, extra=()):
     print("Abriendo la lección en JupyterLab. Si el navegador no se abre solo, copia esta dirección:")
     print(f"    http://localhost:{puerto}{ruta}?token={token}")
     print("Para terminar, cierra la pestaña y pulsa Ctrl+C aquí.", flush=True)
+    variables = entorno_propio(python)
+    if "JUPYTERLAB_SETTINGS_DIR" not in variables:  # si no se ha elegido otra, la del entorno
+        variables["JUPYTERLAB_SETTINGS_DIR"] = str(ajustes_de_usuario(Path(python).parent.parent))
     try:
-        return subprocess.call(orden, cwd=carpeta, env=entorno_propio(python))
+        return subprocess.call(orden, cwd=carpeta, env=variables)
     except KeyboardInterrupt:
         return 0
 
