@@ -9,7 +9,6 @@ la retroalimentación de cada estudiante. Las gráficas (matplotlib) van dentro 
 base64: el fichero se abre solo, sin nada al lado.
 """
 
-import ast
 import base64
 import collections
 import datetime
@@ -21,6 +20,7 @@ from pathlib import Path
 import nbformat
 
 from . import CUADERNO, RAIZ, TAREA
+from .cuestionario import respuestas_del_cuaderno
 
 AZUL, ROJO, VERDE, GRIS = "#3b6ea5", "#c0392b", "#2e8b57", "#9aa5b1"
 
@@ -29,41 +29,6 @@ AZUL, ROJO, VERDE, GRIS = "#3b6ea5", "#c0392b", "#2e8b57", "#9aa5b1"
 
 def _grade_id(celda):
     return celda.metadata.get("nbgrader", {}).get("grade_id", "")
-
-
-def respuestas_del_cuestionario(nb):
-    """{n: respuesta} del cuaderno: la de course.cuestionario si la hay; si no, leída de las celdas `respuesta-N`."""
-    try:
-        from .cuestionario import respuestas_del_cuaderno
-    except ImportError:
-        respuestas_del_cuaderno = None
-    if respuestas_del_cuaderno is not None:
-        try:
-            return dict(respuestas_del_cuaderno(nb))
-        except Exception:
-            pass
-    respuestas = {}
-    for celda in nb.cells:
-        gid = _grade_id(celda)
-        if celda.cell_type == "code" and gid.startswith("respuesta-") and gid[len("respuesta-"):].isdigit():
-            respuestas[int(gid[len("respuesta-"):])] = _valor_asignado(celda.source, "respuesta_" + gid[len("respuesta-"):])
-    return respuestas
-
-
-def _valor_asignado(codigo, nombre):
-    """El último valor literal que el código asigna a `nombre`, sin ejecutarlo; None si no hay."""
-    try:
-        arbol = ast.parse(codigo)
-    except SyntaxError:
-        return None
-    valor = None
-    for nodo in ast.walk(arbol):
-        if isinstance(nodo, ast.Assign) and any(isinstance(t, ast.Name) and t.id == nombre for t in nodo.targets):
-            try:
-                valor = ast.literal_eval(nodo.value)
-            except ValueError:
-                valor = None
-    return valor
 
 
 def opciones_elegidas(respuesta):
@@ -146,7 +111,7 @@ def datos_de_la_clase(raiz):
                 if _grade_id(celda).startswith("ejecutar-") and isinstance(lista, list):
                     con_diagnosticos += 1
                     diagnosticos.update(str(d) for d in lista)
-            for n, respuesta in respuestas_del_cuestionario(nb).items():
+            for n, respuesta in respuestas_del_cuaderno(nb).items():
                 elecciones[n].update(opciones_elegidas(respuesta))
     return {"maximo": maximo, "estudiantes": sorted(estudiantes, key=lambda e: e["id"]),
             "fallos": fallos, "pruebas": dict(sorted(pruebas.items(), key=lambda p: _orden_de_prueba(p[0]))),

@@ -151,16 +151,22 @@ def excepciones(llamar, casos):
     return "cualquier excepción de la herramienta vuelve como error con su mensaje, tal cual"
 
 
+def _llama(llamar, ll, entorno):
+    """Llama a `ejecutar` solo para ver qué corre: si deja salir una excepción, lo cuenta la cláusula
+    de las excepciones, no la que llama a esta."""
+    try:
+        llamar(ll, entorno)
+    except NoCumple:
+        raise
+    except Exception:
+        pass
+
+
 def una_vez(llamar, casos):
     """La herramienta se ejecuta una vez como mucho por llamada: repetirla es cosa del modelo."""
     for ll, fallo in casos:
         entorno = Espia(fallo=fallo)
-        try:
-            llamar(ll, entorno)
-        except NoCumple:
-            raise
-        except Exception:
-            pass  # si deja salir la excepción, lo cuenta la cláusula de las excepciones
+        _llama(llamar, ll, entorno)
         if fallo is not None or _lo_que_da(ll)[0]:
             _ejecutada(ll, entorno)
         veces = sum((n, a) == (ll["name"], ll["input"]) for n, a, _ in entorno.corridas)
@@ -175,12 +181,7 @@ def sin_arreglos(llamar, casos):
     """Se ejecuta la llamada que ha hecho el modelo, tal cual, o ninguna: ejecutar no la arregla."""
     for ll in casos:
         entorno = Espia()
-        try:
-            llamar(ll, entorno)
-        except NoCumple:
-            raise
-        except Exception:
-            pass  # si deja salir la excepción, lo cuenta la cláusula de las excepciones
+        _llama(llamar, ll, entorno)
         if incumple(ll) is None and _lo_que_da(ll)[0]:
             _ejecutada(ll, entorno)
         otras = [(n, a) for n, a, _ in entorno.corridas if (n, a) != (ll["name"], ll["input"])]

@@ -181,6 +181,17 @@ class Servidor:
         except OSError:
             return ""
 
+    def __enter__(self):
+        """`with Servidor(...) as srv`: arrancado; al salir, o si no llega a arrancar, parado."""
+        try:
+            return self.arrancar()
+        except BaseException:
+            self.parar()
+            raise
+
+    def __exit__(self, *excepcion):
+        self.parar()
+
     def parar(self):
         """SIGTERM al grupo (servidor y núcleos); si no basta, SIGKILL."""
         if self.proceso is None or self.proceso.poll() is not None:

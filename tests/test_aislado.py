@@ -17,10 +17,10 @@ from course.entregas import leer_ejemplo
 BUENA = (Path(__file__).parent / "catalogo" / "correcto_try_except.py").read_text(encoding="utf-8")
 
 
-def _suspensos(codigo):
-    """{comprobación: mensaje} de las que no pasa `codigo`, corregido en su jaula."""
+def _suspensos(codigo, **opciones):
+    """{comprobación: mensaje} de las que no pasa `codigo`, corregido en su jaula (`opciones`: las de CodigoAislado)."""
     fallos = {}
-    with CodigoAislado(codigo) as aislado:
+    with CodigoAislado(codigo, **opciones) as aislado:
         aislado.cargar()
         for nombre in COMPROBACIONES:
             try:
@@ -151,14 +151,7 @@ def ejecutar(llamada, entorno):
     time.sleep(0.4)
     return _ejecutar_bien(llamada, entorno)
 '''
-    fallos = {}
-    with CodigoAislado(codigo, tiempo=2) as aislado:
-        aislado.cargar()
-        for nombre in COMPROBACIONES:
-            try:
-                comprobar(nombre, aislado.ejecutar)
-            except Suspenso as s:
-                fallos[nombre] = str(s)
+    fallos = _suspensos(codigo, tiempo=2)
     assert "salmorejo" in fallos and "Era lo que quedaba del tiempo" in fallos["salmorejo"], fallos
     for nombre in set(COMPROBACIONES) - {"salmorejo"}:
         assert "Se ha acabado el tiempo de las comprobaciones de tu entrega (2 segundos" in fallos[nombre], fallos

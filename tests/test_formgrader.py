@@ -41,12 +41,8 @@ def curso(tmp_path_factory, chromium):
 
 @pytest.fixture(scope="module")
 def servidor(curso):
-    srv = nv.Servidor(curso, curso.parent / "privado")
-    try:
-        srv.arrancar()
+    with nv.Servidor(curso, curso.parent / "privado") as srv:
         yield srv
-    finally:
-        srv.parar()
 
 
 @pytest.fixture

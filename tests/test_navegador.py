@@ -59,12 +59,8 @@ def curso(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def servidor(curso, chromium):
-    srv = nv.Servidor(curso, curso.parent / "privado")
-    try:
-        srv.arrancar()
+    with nv.Servidor(curso, curso.parent / "privado") as srv:
         yield srv
-    finally:
-        srv.parar()
 
 
 @pytest.fixture(scope="module")
