@@ -88,7 +88,7 @@ def grabar(peticion, nombre=None, modelo=MODELO, tope=TOPE, carpeta=None):
     if destino.exists():
         raise GuionRechazado("ya hay un guion %s: bórralo o elige otro nombre con --nombre" % destino)
     carpeta.mkdir(parents=True, exist_ok=True)
-    provisional = carpeta / (".grabando-%d.json" % os.getpid())
+    provisional = carpeta / (".grabando-%d" % os.getpid())  # sin .json: el corrector no la ve a medias
     claude = ModeloClaude(modelo, grabar=provisional)
     try:
         try:

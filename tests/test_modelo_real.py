@@ -11,10 +11,12 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell
 from pydantic import TypeAdapter
@@ -170,6 +172,42 @@ def test_grabar_y_reproducir_sin_red(api, tmp_path):
     with pytest.raises(FileNotFoundError):
         bucle(a_medias, INICIO, dict(ENTORNO), 10, ejecutar_a_medias)
     assert a_medias.turno == 2 and api.recibidas[4:] == []
+
+
+_RUTA = st.sampled_from(["lista.txt", "notas/cena.txt", "recetas/", "recetas/salmorejo.txt", "nueva.txt", ""])
+_TEXTO = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=30)
+_ENTRADA = st.dictionaries(st.sampled_from(["ruta", "carpeta", "patron", "contenido", "rutas"]),
+                           st.one_of(_RUTA, _TEXTO, st.integers(), st.none(), st.lists(_RUTA, max_size=2)), max_size=3)
+
+
+@st.composite
+def turnos_inventados(draw):
+    """Los turnos de un modelo cualquiera: llamadas buenas y malas, a herramientas que existen y a otras; el último, solo texto."""
+    turnos, n = [], draw(st.integers(1, 4))
+    for i in range(n - 1):
+        llamadas = [{"type": "tool_use", "id": "toolu_%d_%d" % (i, j), "input": draw(_ENTRADA),
+                     "name": draw(st.sampled_from(["leer", "listar", "buscar", "escribir", "borrar"]))}
+                    for j in range(draw(st.integers(1, 3)))]
+        turnos.append(([texto(draw(_TEXTO))] if draw(st.booleans()) else []) + llamadas)
+    return turnos + [[texto(draw(_TEXTO))]]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(turnos=turnos_inventados(), peticion=_TEXTO)
+def test_cualquier_conversacion_grabada_se_reproduce_igual(api, turnos, peticion):
+    """Grabada por el SDK y reproducida sin red, da la misma conversación, el mismo final y los mismos ficheros."""
+    api.plan, api.recibidas = [mensaje(t) for t in turnos], []
+    inicio = [INICIO[0], ("usuario", peticion)]
+    with tempfile.TemporaryDirectory() as carpeta:
+        ruta = Path(carpeta) / "grabada.json"
+        en_vivo, reproducido = dict(ENTORNO), dict(ENTORNO)
+        como, dicho, M = bucle(ModeloClaude(MODELO, grabar=ruta), inicio, en_vivo, len(turnos), ejecutar_correcto)
+        assert [b for rol, c in M if rol == "asistente" for b in c] == [b for t in turnos for b in t]
+        assert bucle(ModeloGuionizado(guion_desde(ruta)), inicio, reproducido, len(turnos),
+                     ejecutar_correcto) == (como, dicho, M)
+        assert reproducido == en_vivo
+        # Y vale como conversación oculta, con el final y los ficheros de la conversación en vivo.
+        assert grabaciones.conversacion_oculta(ruta)[4:] == ((como, dicho), en_vivo)
 
 
 def test_harness_se_importa_sin_anthropic():
