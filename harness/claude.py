@@ -53,6 +53,8 @@ class ModeloClaude:
         import anthropic
         self._errores = anthropic.APIError
         self.cliente = anthropic.Anthropic(max_retries=REINTENTOS, timeout=ESPERA)
+        if not (self.cliente.api_key or self.cliente.auth_token):
+            raise SinRespuesta(que_falta())
         self.modelo, self.max_tokens, self.grabar = modelo, max_tokens, grabar
         self.turno, self.tokens = 0, {"entrada": 0, "salida": 0}
         self._grabados = []
@@ -102,10 +104,11 @@ def _bloque(b):
 def _por_que(e, modelo):
     """Qué ha pasado con la API, en español, con lo que diga ella."""
     cuerpo = getattr(e, "body", None)
-    dice = cuerpo.get("error", {}).get("message") if isinstance(cuerpo, dict) else None
+    error = cuerpo.get("error") if isinstance(cuerpo, dict) else None
+    dice = error.get("message") if isinstance(error, dict) else None
     codigo = getattr(e, "status_code", None)
     if codigo is None:
-        que = "no se ha podido hablar con la API (%s): mira la conexión a internet" % (type(e).__name__)
+        que = "no se ha podido hablar con la API (%s): mira la conexión a internet" % type(e).__name__
     elif codigo == 401:
         que = "la API no acepta la clave de ANTHROPIC_API_KEY (401): mira que esté bien copiada y siga activa"
     elif codigo == 404:

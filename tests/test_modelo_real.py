@@ -226,7 +226,18 @@ def test_harness_se_importa_sin_anthropic():
 
 def test_sin_clave_se_dice_como_conseguirla(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
     assert "ANTHROPIC_API_KEY" in que_falta() and "https://console.anthropic.com" in que_falta()
+    with pytest.raises(SinRespuesta, match="falta la variable de entorno ANTHROPIC_API_KEY"):
+        ModeloClaude(MODELO)
+
+
+def test_sin_red_se_dice_en_espanol(monkeypatch):
+    with ApiLocal() as cerrada:  # un puerto que ya no escucha nadie
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", cerrada.url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", CLAVE)
+    with pytest.raises(SinRespuesta, match="no se ha podido hablar con la API .*conexión a internet"):
+        ModeloClaude(MODELO)(INICIO, HERRAMIENTAS)
 
 
 # --------------------------------------------------------------------------- la orden del profesor

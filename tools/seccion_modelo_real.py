@@ -16,7 +16,7 @@ MARCA = "modelo-de-verdad"
 PRESENTACION = """\
 ## Optativo: tu `ejecutar` con un modelo de verdad
 
-Hasta aquí el modelo ha sido un guion: sabía de antemano qué iba a pedir y qué tenía que recibir. En esta sección, el mismo `bucle` y tu `ejecutar` trabajan con Claude, un modelo de verdad, a través de la API de Mensajes de Anthropic y su SDK oficial para Python (el paquete `anthropic`). `ModeloClaude` tiene la forma de `ModeloGuionizado`: recibe la conversación y las herramientas, y devuelve los bloques de su turno. Nada más cambia. Eso sí, nadie le ha contado que `recetas/salmorejo.txt` no existe: lo que haga cuando le llegue el error lo decide él, y no tiene por qué coincidir con el guion.
+Hasta aquí el modelo ha sido un guion: sabía de antemano qué iba a pedir y qué tenía que recibir. En esta sección, el mismo `bucle` y tu `ejecutar` trabajan con Claude, un modelo de verdad, a través de la API de Mensajes de Anthropic y su SDK oficial para Python (el paquete `anthropic`). `ModeloClaude` tiene la forma de `ModeloGuionizado`: recibe la conversación y las herramientas, y devuelve los bloques de su turno. Lo único distinto es quién contesta. Eso sí, nadie le ha contado que `recetas/salmorejo.txt` no existe: lo que haga cuando le llegue el error lo decide él, y no tiene por qué coincidir con el guion.
 
 Esta sección no cuenta para la nota y no se ejecuta sola: ni con «Ejecutar todas las celdas», ni al pulsar Validate, ni al corregir. La conversación empieza cuando pulsas el botón.
 
