@@ -7,7 +7,7 @@ ASSIGNMENT := errores-como-observaciones
 # nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: install lab lite test bwrap release grade demo limpiar-demo informe bench capturas bundle clean
+.PHONY: install lab lite test bwrap release grade grabar demo limpiar-demo informe bench capturas bundle clean
 
 install: $(STAMP)
 
@@ -48,6 +48,12 @@ release: $(STAMP)
 TRABAJOS ?=
 grade: $(STAMP) bwrap
 	$(BIN)/python -m course.corregir $(if $(TRABAJOS),--trabajos $(TRABAJOS))
+
+# A real model's conversation (needs ANTHROPIC_API_KEY), kept in course/guiones/ as one more hidden
+# conversation of ejecutar-guiones: make grabar PETICION="..." [NOMBRE=...] [MODELO=...].
+# Without PETICION it checks the scripts already there.
+grabar: $(STAMP)
+	$(BIN)/python -m course.grabaciones $(if $(PETICION),"$(PETICION)",--comprobar) $(if $(NOMBRE),--nombre "$(NOMBRE)") $(if $(MODELO),--modelo "$(MODELO)")
 
 # The example submissions, graded in a course of their own (demo/, with its own gradebook).
 demo: $(STAMP) bwrap

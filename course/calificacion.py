@@ -22,6 +22,7 @@ from harness import ENTORNO, error, llamada, resultado, texto
 from harness.revision import CLAUSULAS, DIAGNOSTICOS as _EXPLICADOS, SALMOREJO, NoCumple, probar
 from harness.salmorejo import INICIO
 
+from course.grabaciones import conversaciones_grabadas
 from course.limites import ALARMA as SEGUNDOS  # tope de respaldo de una llamada a ejecutar (course/limites.py)
 
 # Nombre de cada equivocación → una línea para los informes de la clase.
@@ -105,6 +106,8 @@ CASOS = {
          3, ("tope", None), ENTORNO),
     ],
 }
+# Y una conversación más por cada guion grabado con un modelo de verdad en course/guiones/ (course/grabaciones.py).
+CASOS["guiones"] += conversaciones_grabadas()
 
 # Las celdas ejecutar-* y sus cláusulas. Las de conversaciones enteras no restan dos veces.
 COMPROBACIONES = {nombre: CLAUSULAS[nombre] for nombre in

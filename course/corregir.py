@@ -37,6 +37,7 @@ from pathlib import Path
 
 from . import CUADERNO, RAIZ, TAREA
 from .entregas import escribir_entrega, leer_ejemplo
+from .grabaciones import CARPETA, GuionRechazado, conversaciones_grabadas
 
 EJEMPLOS = Path(__file__).resolve().parent / "ejemplos"
 DEMO = "demo"               # el curso de demostración, dentro de la raíz (ignorado por git)
@@ -375,6 +376,11 @@ def _guardar_registro(raiz, resultados):
 
 def main(raiz=RAIZ, trabajos=None, demo=False):
     raiz = Path(raiz)
+    try:  # un guion grabado que no vale suspendería a todos: antes de empezar, no después
+        conversaciones_grabadas()
+    except GuionRechazado as e:
+        print("No se corrige: un guion grabado de %s no vale.\n  %s" % (CARPETA, e), file=sys.stderr)
+        return 1
     if demo or not entregados(raiz):
         if not demo:
             print("No hay entregas en submitted/: se corrige el curso de demostración en %s/, con su propio "

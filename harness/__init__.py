@@ -5,6 +5,7 @@ Todo lo de las lecciones anteriores está aquí. `ejecutar` no está: es el ejer
 
 from .bloques import error, llamada, muestra, resultado, texto
 from .bucle import bucle
+from .claude import ModeloClaude, guion_desde
 from .entorno import ENTORNO, FUNCIONES, HERRAMIENTAS, buscar, escribir, incumple, leer, listar
 from .guionizado import FueraDelGuion, ModeloGuionizado, guion_de
 from .idempotencia import añadir, una_y_dos
@@ -14,4 +15,5 @@ __all__ = [
     "texto", "llamada", "resultado", "error", "muestra",
     "ENTORNO", "HERRAMIENTAS", "FUNCIONES", "leer", "listar", "buscar", "escribir", "incumple",
     "ModeloGuionizado", "FueraDelGuion", "guion_de", "bucle", "añadir", "una_y_dos", "codigo",
+    "ModeloClaude", "guion_desde",
 ]

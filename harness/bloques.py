@@ -39,4 +39,6 @@ def muestra(cosa):
     if tipo == "tool_result":
         marca = "ERROR " if cosa.get("is_error") is True else ""
         return "%s ← %s%r" % (cosa.get("tool_use_id"), marca, cosa.get("content"))
+    if tipo in ("thinking", "redacted_thinking"):  # lo que piensa un modelo de verdad antes de contestar
+        return "pensamiento %r" % cosa.get("thinking", "(cifrado)")
     return repr(cosa)

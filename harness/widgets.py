@@ -1,4 +1,4 @@
-"""Dos widgets para el cuaderno: el explorador de idempotencia y el visor de conversaciones.
+"""Los widgets del cuaderno: el explorador de idempotencia, el visor de conversaciones y un botón.
 
 Cada uno se ve de dos maneras: con núcleo, como widget; sin él (en el HTML de nbconvert o de
 nbgrader), como una copia en HTML con los estilos dentro y sin JavaScript. ipywidgets se importa al
@@ -266,7 +266,7 @@ def _bloque_html(b, llamadas, avisos):
             _AVISO if error else "", "<b>error</b>" if error else "observación", _e(b.get("tool_use_id")),
             _codigo(muestra(llamada)) if llamada else "<i>ninguna llamada</i>", _codigo(b.get("content")))
     else:
-        cuerpo = "<div>%s</div>" % _codigo(repr(b))
+        cuerpo = "<div>%s</div>" % _codigo(muestra(b))
     return cuerpo + "".join('<div style="%s">⚠ %s</div>' % (_AVISO, _e(a)) for a in avisos)
 
 
@@ -337,3 +337,40 @@ class _Visor(_ConCopia):
 def visor(M, titulo=None):
     """El visor de la conversación M, turno a turno; marca en rojo los errores y lo que esté roto."""
     return _Visor(M, titulo)
+
+
+# Un botón para lo que no debe correr solo: ni con «Ejecutar todas las celdas», ni al validar, ni al corregir
+
+class _AlPulsar(_ConCopia):
+    """Un botón (y, si se pide, una caja de texto) que llama a `accion` solo cuando alguien lo pulsa."""
+
+    def __init__(self, descripcion, accion, peticion):
+        import ipywidgets as w
+        self.descripcion, self.accion = descripcion, accion
+        self.peticion = None if peticion is None else w.Textarea(value=peticion, layout=w.Layout(width="100%"))
+        self.boton = w.Button(description=descripcion, button_style="primary", layout=w.Layout(width="max-content"))
+        self.salida = w.Output()
+        self.caja = w.VBox([c for c in (self.peticion, self.boton, self.salida) if c is not None])
+        self.boton.on_click(lambda _: self.pulsar())
+
+    def pulsar(self):
+        """Lo que pasa al pulsar: `accion` (con el texto de la caja, si la hay), y lo que enseñe, debajo."""
+        self.boton.disabled = True  # una sola vez a la vez: cada pulsación puede costar dinero
+        self.salida.clear_output()
+        try:
+            with self.salida:
+                self.accion(*([self.peticion.value] if self.peticion is not None else []))
+        finally:
+            self.boton.disabled = False
+
+    def html(self):
+        return '<div style="%s">[botón «%s»: funciona con el cuaderno abierto en JupyterLab]</div>' % (
+            _CAJA, _e(self.descripcion))
+
+    def texto(self):
+        return "[botón «%s»]" % self.descripcion
+
+
+def al_pulsar(descripcion, accion, peticion=None):
+    """Un botón que llama a `accion()` al pulsarlo; con `peticion`, una caja con ese texto y `accion(texto)`."""
+    return _AlPulsar(descripcion, accion, peticion)

@@ -115,6 +115,16 @@ def escribir_respuestas(pagina, respuestas):
         nv.escribir_en_celda(pagina, celdas.nth(indices[gid]), texto)
 
 
+def comprobar_seccion_sin_modelo(pagina):
+    """La sección optativa del modelo de verdad: en el navegador dice por qué no se puede y no hace nada."""
+    nb = json.loads(RELEASE.read_text(encoding="utf-8"))
+    codigo = [c.get("id") for c in nb["cells"] if c["cell_type"] == "code"]
+    salidas = [nv.salidas_de_celda(pagina, codigo.index("modelo-de-verdad-%d" % i)) for i in (2, 4)]
+    assert "En la versión del navegador no se puede llamar a la API" in salidas[0], salidas
+    assert "Tampoco aquí" in salidas[1], salidas
+    assert not any("Error" in s or "Traceback" in s for s in salidas), salidas
+
+
 def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_path):
     from playwright.sync_api import expect
 
@@ -144,6 +154,7 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     tn.comprobar_explorador(pagina)
     tn.comprobar_visor(pagina)
     tn.comprobar_visor_del_estudiante(pagina)
+    comprobar_seccion_sin_modelo(pagina)
 
     # El estudiante guarda y descarga su cuaderno (Archivo > Descargar).
     nv.guardar(pagina)

@@ -177,7 +177,8 @@ def test_la_interrupcion_llega_al_nucleo_y_este_sigue(corregido):
     assert [e.ename for e in errores] == ["KeyboardInterrupt", "TiempoAgotado"], errores
     assert "no ha terminado en %s y se ha interrumpido" % en_segundos(limites.CELDA) in errores[1].evalue
     # El núcleo sigue vivo y con su estado: la última celda usa el ejecutar de la respuesta y sale bien.
-    ultima = [c for c in nb.cells if c.cell_type == "code"][-1]
+    # (Sin contar la sección optativa del modelo de verdad, que sin clave no usa ejecutar.)
+    ultima = [c for c in nb.cells if c.cell_type == "code" and not c.get("id", "").startswith("modelo-de-verdad")][-1]
     assert "ejecutar" in ultima.source and ultima.outputs and not _errores(ultima), ultima.outputs
 
 
@@ -191,7 +192,8 @@ def test_un_nucleo_que_no_se_deja_interrumpir_se_da_por_perdido(corregido):
     nb = corregido["autograded"]["sin_interrupcion"]
     errores = _errores(_celda(nb, buenas_mas(SIN_INTERRUPCION)))
     assert errores and "No se ha parado ni al interrumpirla" in errores[-1].evalue, errores
-    ultima = [c for c in nb.cells if c.cell_type == "code"][-1]
+    # (Sin contar la sección optativa del modelo de verdad, que sin clave no usa ejecutar.)
+    ultima = [c for c in nb.cells if c.cell_type == "code" and not c.get("id", "").startswith("modelo-de-verdad")][-1]
     assert ultima.outputs[0].text.startswith("(sin ejecutar: una celda anterior no se ha parado"), ultima.outputs
     assert "No se ha parado ni al interrumpirla" in re.sub(r"<[^>]+>", "", corregido["retro"]["sin_interrupcion"])
 

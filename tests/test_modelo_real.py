@@ -1,0 +1,408 @@
+"""Un modelo de verdad (harness.ModeloClaude) por el SDK oficial, contra una API de Mensajes de mentira en 127.0.0.1.
+
+El SDK es el de verdad (`anthropic`), con sus reintentos y sus errores; lo de mentira es solo la
+API (tests/api_local.py), que contesta lo que dice su plan y apunta lo que le llega. Además: la orden
+del profesor que graba conversaciones como guiones, el corrector que las usa como pruebas ocultas
+(con `nbgrader autograde` de verdad) y la sección optativa de la lección, que sin clave no hace nada
+y con clave espera a que se pulse su botón.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from nbclient import NotebookClient
+from nbformat.v4 import new_code_cell
+from pydantic import TypeAdapter
+
+from api_local import ApiLocal, fallo, mensaje
+from course import CUADERNO, RAIZ, TAREA, grabaciones
+from course.entregas import escribir_entrega, soluciones
+from cursos import MAXIMO, copiar_curso, nbgrader
+from harness import (ENTORNO, HERRAMIENTAS, ModeloClaude, ModeloGuionizado, bucle, error, guion_de, guion_desde,
+                     llamada, resultado, texto)
+from harness.claude import REINTENTOS, RespuestaCortada, SinRespuesta, que_falta
+from harness.revision import NoCumple, conversaciones
+from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
+from referencia import ejecutar_a_medias, ejecutar_correcto
+
+CLAVE = "clave-de-prueba"
+MODELO = "claude-de-prueba"
+RELEASE = RAIZ / "release" / TAREA / CUADERNO
+SECCION = "modelo-de-verdad"
+
+# Una conversación que se graba con la orden del profesor: un turno con dos llamadas (una falla), y una escritura.
+PETICION = "¿Qué recetas llevan huevos? Apúntalo en notas/cena.txt."
+NOTA = ENTORNO["notas/cena.txt"] + "\nLa tortilla lleva huevos."
+HUEVOS = [
+    [texto("Busco los huevos y leo la nota."), llamada("toolu_01", "buscar", patron="huevos"),
+     llamada("toolu_02", "leer", ruta="notas/cena")],
+    [llamada("toolu_03", "listar", carpeta="notas/")],
+    [llamada("toolu_04", "escribir", ruta="notas/cena.txt", contenido=NOTA)],
+    [texto("Apuntado: la tortilla lleva huevos.")],
+]
+# Una respuesta que solo se equivoca con una llamada que sale en esa conversación y en ninguna otra prueba.
+RARA = '''
+def ejecutar(llamada, entorno):
+    motivo = incumple(llamada)
+    if motivo is not None:
+        return error(llamada["id"], "no se ha ejecutado: " + motivo)
+    if llamada["input"] == {"patron": "huevos"}:
+        return resultado(llamada["id"], "")
+    try:
+        return resultado(llamada["id"], FUNCIONES[llamada["name"]](entorno, **llamada["input"]))
+    except Exception as e:
+        return error(llamada["id"], str(e))
+'''
+
+
+@pytest.fixture
+def api(monkeypatch):
+    """La API de mentira, y el entorno que lee el SDK apuntando a ella."""
+    with ApiLocal() as servidor:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", servidor.url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", CLAVE)
+        yield servidor
+
+
+def _como_la_api(M):
+    """La conversación M como la espera la API: el sistema aparte, los roles en inglés, los bloques igual."""
+    roles = {"usuario": "user", "asistente": "assistant"}
+    return [{"role": roles[rol], "content": c} for rol, c in M if rol != "sistema"]
+
+
+def _valida_para_el_sdk(peticion):
+    """Cada bloque y cada herramienta de una petición, validados (estrictos) con los tipos del propio SDK."""
+    from anthropic.types import TextBlockParam, ToolParam, ToolResultBlockParam, ToolUseBlockParam
+    tipos = {"text": TextBlockParam, "tool_use": ToolUseBlockParam, "tool_result": ToolResultBlockParam}
+    for m in peticion["messages"]:
+        assert m["role"] in ("user", "assistant")
+        for bloque in [] if isinstance(m["content"], str) else m["content"]:
+            TypeAdapter(tipos[bloque["type"]]).validate_python(bloque, strict=True)
+    TypeAdapter(list[ToolParam]).validate_python(peticion["tools"], strict=True)
+
+
+# --------------------------------------------------------------------------- el modelo, por el SDK
+
+def test_la_traza_del_salmorejo_por_el_sdk(api):
+    api.plan = [mensaje(r, entrada=1000 + 100 * i, salida=30) for i, r in enumerate(RESPUESTAS)]
+    claude = ModeloClaude(MODELO)
+    entorno = dict(ENTORNO)
+    assert bucle(claude, INICIO, entorno, 10, ejecutar_correcto) == ("fin", FINAL, bucle(
+        ModeloGuionizado(guion_de(INICIO, RESPUESTAS, VISTO)), INICIO, dict(ENTORNO), 10, ejecutar_correcto)[2])
+    assert entorno == ENTORNO
+    assert claude.turno == 4 and claude.tokens == {"entrada": 4600, "salida": 120}
+    # Cada petición lleva la conversación que espera el guion en ese turno, el sistema aparte y las cuatro herramientas.
+    assert len(api.recibidas) == 4
+    for (esperada, _), peticion, cabeceras in zip(guion_de(INICIO, RESPUESTAS, VISTO), api.recibidas, api.cabeceras):
+        assert peticion["model"] == MODELO and peticion["max_tokens"] == 1024
+        assert peticion["system"] == INICIO[0][1]
+        assert peticion["messages"] == _como_la_api(esperada)
+        assert peticion["tools"] == HERRAMIENTAS
+        assert CLAVE in (cabeceras.get("x-api-key"), cabeceras.get("authorization", "").removeprefix("Bearer "))
+        _valida_para_el_sdk(peticion)
+
+
+def test_un_turno_con_varias_llamadas_va_en_un_solo_mensaje(api):
+    turno = [llamada("a", "leer", rutas=["lista.txt"]), llamada("b", "leer", ruta="recetas/paella.txt"),
+             llamada("c", "buscar", patron="chocolate"), llamada("d", "leer", ruta="lista.txt")]
+    api.plan = [mensaje(turno), mensaje([texto("Hecho.")])]
+    como, dicho, M = bucle(ModeloClaude(MODELO), INICIO, dict(ENTORNO), 5, ejecutar_correcto)
+    assert (como, dicho) == ("fin", "Hecho.")
+    observaciones = [error("a", "no se ha ejecutado: falta el campo 'ruta'"),
+                     error("b", "no existe el fichero 'recetas/paella.txt'"),
+                     resultado("c", ""), resultado("d", ENTORNO["lista.txt"])]
+    assert api.recibidas[1]["messages"][-1] == {"role": "user", "content": observaciones}
+    assert api.recibidas[1]["messages"][-2] == {"role": "assistant", "content": turno}
+    _valida_para_el_sdk(api.recibidas[1])
+
+
+def test_una_respuesta_cortada_por_max_tokens_no_es_una_respuesta(api, tmp_path):
+    a_medias = [texto("Voy a leer la receta y"), {"type": "tool_use", "id": "t1", "name": "leer", "input": {}}]
+    api.plan = [mensaje(RESPUESTAS[0]), mensaje(a_medias, stop_reason="max_tokens", entrada=700, salida=64)]
+    grabada = tmp_path / "cortada.json"
+    claude = ModeloClaude(MODELO, max_tokens=64, grabar=grabada)
+    with pytest.raises(RespuestaCortada) as cortada:
+        bucle(claude, INICIO, dict(ENTORNO), 10, ejecutar_correcto)
+    assert "turno 2" in str(cortada.value) and "max_tokens=64" in str(cortada.value)
+    assert claude.turno == 1 and claude.tokens == {"entrada": 800, "salida": 84}  # lo cortado también se paga
+    assert len(guion_desde(grabada)) == 1  # y no se graba
+
+
+@pytest.mark.parametrize("codigo, tipo, dice", [(429, "rate_limit_error", "más despacio"),
+                                                (500, "api_error", "por su lado")])
+def test_los_errores_de_la_api_se_reintentan_y_luego_se_dicen_en_espanol(api, codigo, tipo, dice):
+    # Con uno menos que los reintentos del SDK, la conversación sigue como si nada.
+    api.plan = [fallo(codigo, tipo, "Prueba")] * REINTENTOS + [mensaje(r) for r in RESPUESTAS]
+    assert bucle(ModeloClaude(MODELO), INICIO, dict(ENTORNO), 10, ejecutar_correcto)[:2] == ("fin", FINAL)
+    assert len(api.recibidas) == REINTENTOS + 4
+    # Con uno más, el SDK se rinde y el modelo lanza su excepción, en español y con lo que dice la API.
+    api.plan, api.recibidas = [fallo(codigo, tipo, "Prueba")] * (REINTENTOS + 1), []
+    with pytest.raises(SinRespuesta) as sin:
+        ModeloClaude(MODELO)(INICIO, HERRAMIENTAS)
+    assert len(api.recibidas) == REINTENTOS + 1
+    assert "(%d)" % codigo in str(sin.value) and dice in str(sin.value) and "La API dice: Prueba" in str(sin.value)
+
+
+def test_una_clave_que_no_vale_no_se_reintenta(api):
+    api.plan = [fallo(401, "authentication_error", "invalid x-api-key")]
+    with pytest.raises(SinRespuesta, match="no acepta la clave de ANTHROPIC_API_KEY"):
+        ModeloClaude(MODELO)(INICIO, HERRAMIENTAS)
+    assert len(api.recibidas) == 1
+
+
+def test_grabar_y_reproducir_sin_red(api, tmp_path):
+    api.plan = [mensaje(r) for r in RESPUESTAS]
+    grabada = tmp_path / "salmorejo.json"
+    bucle(ModeloClaude(MODELO, grabar=grabada), INICIO, dict(ENTORNO), 10, ejecutar_correcto)
+    datos = json.loads(grabada.read_text(encoding="utf-8"))
+    assert datos["modelo"] == MODELO and [t["recibida"] for t in datos["turnos"]] == RESPUESTAS
+    # El guion grabado es, exactamente, el de la lección; y se reproduce sin la API.
+    guion = guion_desde(grabada)
+    assert guion == guion_de(INICIO, RESPUESTAS, VISTO)
+    api.plan = []
+    assert bucle(ModeloGuionizado(guion), INICIO, dict(ENTORNO), 10, ejecutar_correcto)[:2] == ("fin", FINAL)
+    a_medias = ModeloGuionizado(guion)
+    with pytest.raises(FileNotFoundError):
+        bucle(a_medias, INICIO, dict(ENTORNO), 10, ejecutar_a_medias)
+    assert a_medias.turno == 2 and api.recibidas[4:] == []
+
+
+_RUTA = st.sampled_from(["lista.txt", "notas/cena.txt", "recetas/", "recetas/salmorejo.txt", "nueva.txt", ""])
+_TEXTO = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=30)
+_ENTRADA = st.dictionaries(st.sampled_from(["ruta", "carpeta", "patron", "contenido", "rutas"]),
+                           st.one_of(_RUTA, _TEXTO, st.integers(), st.none(), st.lists(_RUTA, max_size=2)), max_size=3)
+
+
+@st.composite
+def turnos_inventados(draw):
+    """Los turnos de un modelo cualquiera: llamadas buenas y malas, a herramientas que existen y a otras; el último, solo texto."""
+    turnos, n = [], draw(st.integers(1, 4))
+    for i in range(n - 1):
+        llamadas = [{"type": "tool_use", "id": "toolu_%d_%d" % (i, j), "input": draw(_ENTRADA),
+                     "name": draw(st.sampled_from(["leer", "listar", "buscar", "escribir", "borrar"]))}
+                    for j in range(draw(st.integers(1, 3)))]
+        turnos.append(([texto(draw(_TEXTO))] if draw(st.booleans()) else []) + llamadas)
+    return turnos + [[texto(draw(_TEXTO))]]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(turnos=turnos_inventados(), peticion=_TEXTO)
+def test_cualquier_conversacion_grabada_se_reproduce_igual(api, turnos, peticion):
+    """Grabada por el SDK y reproducida sin red, da la misma conversación, el mismo final y los mismos ficheros."""
+    api.plan, api.recibidas = [mensaje(t) for t in turnos], []
+    inicio = [INICIO[0], ("usuario", peticion)]
+    with tempfile.TemporaryDirectory() as carpeta:
+        ruta = Path(carpeta) / "grabada.json"
+        en_vivo, reproducido = dict(ENTORNO), dict(ENTORNO)
+        como, dicho, M = bucle(ModeloClaude(MODELO, grabar=ruta), inicio, en_vivo, len(turnos), ejecutar_correcto)
+        assert [b for rol, c in M if rol == "asistente" for b in c] == [b for t in turnos for b in t]
+        assert bucle(ModeloGuionizado(guion_desde(ruta)), inicio, reproducido, len(turnos),
+                     ejecutar_correcto) == (como, dicho, M)
+        assert reproducido == en_vivo
+        # Y vale como conversación oculta, con el final y los ficheros de la conversación en vivo.
+        assert grabaciones.conversacion_oculta(ruta)[4:] == ((como, dicho), en_vivo)
+
+
+def test_harness_se_importa_sin_anthropic():
+    """Como en Pyodide: sin el paquete anthropic, harness se importa igual; solo falla crear un ModeloClaude."""
+    codigo = ("import sys\nsys.modules['anthropic'] = None  # así `import anthropic` lanza ImportError\n"
+              "import harness, harness.widgets, harness.revision\n"
+              "from harness.claude import que_falta\n"
+              "print(que_falta())\n"
+              "try:\n    harness.ModeloClaude('x')\nexcept ImportError:\n    print('sin SDK')\n")
+    hecho = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, ANTHROPIC_API_KEY=CLAVE))
+    assert hecho.returncode == 0, hecho.stderr
+    assert hecho.stdout.splitlines() == ["Falta el paquete anthropic (el SDK oficial): instálalo con pip install anthropic.",
+                                         "sin SDK"]
+
+
+def test_sin_clave_se_dice_como_conseguirla(monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
+    assert "ANTHROPIC_API_KEY" in que_falta() and "https://console.anthropic.com" in que_falta()
+    with pytest.raises(SinRespuesta, match="falta la variable de entorno ANTHROPIC_API_KEY"):
+        ModeloClaude(MODELO)
+
+
+def test_sin_red_se_dice_en_espanol(monkeypatch):
+    with ApiLocal() as cerrada:  # un puerto que ya no escucha nadie
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", cerrada.url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", CLAVE)
+    with pytest.raises(SinRespuesta, match="no se ha podido hablar con la API .*conexión a internet"):
+        ModeloClaude(MODELO)(INICIO, HERRAMIENTAS)
+
+
+# --------------------------------------------------------------------------- la orden del profesor
+
+def _orden(*argumentos, carpeta, api=None):
+    entorno = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    entorno["CURSO_GUIONES"] = str(carpeta)
+    if api is not None:
+        entorno.update(ANTHROPIC_BASE_URL=api.url, ANTHROPIC_API_KEY=CLAVE)
+    return subprocess.run([sys.executable, "-m", "course.grabaciones", *argumentos], capture_output=True,
+                          text=True, timeout=120, env=entorno, cwd=RAIZ)
+
+
+def test_la_orden_graba_una_conversacion_que_vale(api, tmp_path):
+    api.plan = [mensaje(r) for r in HUEVOS]
+    hecho = _orden(PETICION, "--nombre", "huevos", "--modelo", MODELO, carpeta=tmp_path, api=api)
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    assert "4 turnos, 4 llamadas, 1 con error; acaba en 'fin'" in hecho.stdout
+    assert "ficheros cambiados: notas/cena.txt" in hecho.stdout and "Gastado: 400 tokens" in hecho.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["huevos.json"]
+    assert api.recibidas[0]["messages"] == [{"role": "user", "content": PETICION}]
+    assert api.recibidas[0]["model"] == MODELO
+    # Es una conversación oculta más, con el final y los ficheros del ejecutar de referencia.
+    [caso] = grabaciones.conversaciones_grabadas(tmp_path)
+    inicio, respuestas, visto, tope, final, ficheros = caso
+    assert (inicio, respuestas, tope, final) == ([INICIO[0], ("usuario", PETICION)], HUEVOS, 4,
+                                                 ("fin", "Apuntado: la tortilla lleva huevos."))
+    assert visto[0][1] == error("toolu_02", "no existe el fichero 'notas/cena'") and visto[-1] is None
+    assert ficheros == dict(ENTORNO, **{"notas/cena.txt": NOTA})
+    # La cláusula de las conversaciones la pasa la referencia; la respuesta rara, no.
+    conversaciones(ejecutar_correcto, [caso])
+    espacio = {}
+    exec("from harness import *\n" + RARA, espacio)
+    with pytest.raises(NoCumple, match="turno 1"):
+        conversaciones(espacio["ejecutar"], [caso])
+    comprobado = _orden("--comprobar", carpeta=tmp_path)
+    assert comprobado.returncode == 0 and "1 guion válido en" in comprobado.stdout, comprobado.stdout + comprobado.stderr
+
+
+def test_la_orden_no_guarda_lo_que_no_se_puede_usar(api, tmp_path):
+    api.plan = [mensaje(HUEVOS[0]), mensaje([texto("Apunto")], stop_reason="max_tokens")]
+    hecho = _orden(PETICION, "--nombre", "cortada", carpeta=tmp_path, api=api)
+    assert hecho.returncode == 1
+    assert "No vale: la conversación se ha parado en el turno 2" in hecho.stderr and "max_tokens" in hecho.stderr
+    assert list(tmp_path.iterdir()) == []
+    sin_clave = _orden(PETICION, carpeta=tmp_path)
+    assert sin_clave.returncode == 1 and "ANTHROPIC_API_KEY" in sin_clave.stderr
+    assert len(api.recibidas) == 2
+
+
+def test_un_guion_que_la_referencia_no_contesta_no_se_usa(api, tmp_path):
+    api.plan = [mensaje(r) for r in HUEVOS]
+    bucle(ModeloClaude(MODELO, grabar=tmp_path / "huevos.json"), [INICIO[0], ("usuario", PETICION)],
+          dict(ENTORNO), 10, ejecutar_correcto)
+    # A mano, la observación de toolu_02 ya no es la que da el ejecutar de referencia.
+    datos = json.loads((tmp_path / "huevos.json").read_text(encoding="utf-8"))
+    for turno in datos["turnos"][1:]:
+        turno["enviada"][3][1][1]["content"] = "no está"
+    (tmp_path / "huevos.json").write_text(json.dumps(datos, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(grabaciones.GuionRechazado, match="turno 1") as rechazo:
+        grabaciones.conversaciones_grabadas(tmp_path)
+    assert "huevos.json" in str(rechazo.value) and "referencia" in str(rechazo.value)
+    (tmp_path / "otro.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(grabaciones.GuionRechazado, match="otro.json no es una conversación grabada"):
+        grabaciones.conversacion_oculta(tmp_path / "otro.json")
+    # `make grade` lo dice antes de corregir a nadie.
+    entorno = dict(os.environ, CURSO_GUIONES=str(tmp_path))
+    hecho = subprocess.run([sys.executable, "-m", "course.corregir", "--raiz", str(tmp_path)], capture_output=True,
+                           text=True, timeout=120, env=entorno)
+    assert hecho.returncode == 1 and "No se corrige: un guion grabado" in hecho.stderr, hecho.stdout + hecho.stderr
+
+
+# --------------------------------------------------------------------------- la corrección y la lección
+
+def test_el_corrector_pasa_las_conversaciones_grabadas_y_la_seccion_no_hace_nada(api, tmp_path):
+    guiones = tmp_path / "guiones"
+    api.plan = [mensaje(r) for r in HUEVOS]
+    grabaciones.grabar(PETICION, "huevos", MODELO, carpeta=guiones)
+    curso = copiar_curso(tmp_path / "curso")
+    publicado = nbgrader(curso, "generate_assignment", TAREA, "--force")
+    assert publicado.returncode == 0, publicado.stdout + publicado.stderr
+    buenas = soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))
+    for estudiante, ejecutar in (("buena", buenas["ejecutar"]), ("rara", RARA)):
+        escribir_entrega(RELEASE, dict(buenas, ejecutar=ejecutar), curso / "submitted" / estudiante / TAREA)
+    # El profesor tiene la clave en su terminal: la corrección no la pasa a las entregas.
+    entorno = dict(os.environ, CURSO_GUIONES=str(guiones), ANTHROPIC_API_KEY=CLAVE, ANTHROPIC_BASE_URL=api.url)
+    hecho = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", TAREA, "--force"], cwd=curso,
+                           capture_output=True, text=True, timeout=900, env=entorno)
+    assert hecho.returncode == 0, hecho.stderr[-3000:]
+    from course import corregir
+    notas = corregir.notas(curso)
+    puntos = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"]
+              for c in nbformat.read(RELEASE, as_version=4).cells if c.metadata.get("nbgrader", {}).get("points")}
+    assert notas["buena"] == (MAXIMO, MAXIMO)
+    assert notas["rara"] == (MAXIMO - puntos["ejecutar-guiones"], MAXIMO)
+    rara = nbformat.read(curso / "autograded" / "rara" / TAREA / CUADERNO, as_version=4)
+    [guiones_rara] = [c for c in rara.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ejecutar-guiones"]
+    assert PETICION in json.dumps(guiones_rara.outputs, ensure_ascii=False)
+    # La sección optativa, en la jaula: sin clave, lo explica y no llama a nadie.
+    for estudiante in ("buena", "rara"):
+        corregido = nbformat.read(curso / "autograded" / estudiante / TAREA / CUADERNO, as_version=4)
+        seccion = [c for c in corregido.cells if c.get("id", "").startswith(SECCION) and c.cell_type == "code"]
+        assert len(seccion) == 2
+        for celda in seccion:
+            assert [o.output_type for o in celda.outputs] == ["stream"], celda.outputs
+        assert "falta la variable de entorno ANTHROPIC_API_KEY" in seccion[0].outputs[0].text
+    assert len(api.recibidas) == 4  # las de la grabación, ninguna más
+
+
+def _leccion_con_respuestas(destino):
+    """El cuaderno de release contestado con las soluciones, como lo tendría un estudiante."""
+    escribir_entrega(RELEASE, soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4)), destino)
+    return destino / CUADERNO
+
+
+def test_con_clave_la_seccion_espera_al_boton(api, tmp_path):
+    """«Ejecutar todas las celdas» con clave no llama a la API; el botón, sí, con el ejecutar del estudiante."""
+    ruta = _leccion_con_respuestas(tmp_path)
+    nb = nbformat.read(ruta, as_version=4)
+    pulsar = new_code_cell("salmorejo_de_verdad.pulsar()\ncon_un_modelo_de_verdad(INICIO[1][1])")
+    nb.cells.append(pulsar)
+    todas = len(nb.cells) - 1
+    api.plan = [mensaje(r) for r in RESPUESTAS] * 2
+    cliente = NotebookClient(nb, timeout=60, resources={"metadata": {"path": str(tmp_path)}})
+    with cliente.setup_kernel(env=dict(os.environ)):
+        for i, celda in enumerate(nb.cells[:todas]):
+            cliente.execute_cell(celda, i)
+        assert api.recibidas == []
+        seccion = [c for c in nb.cells if c.get("id", "").startswith(SECCION) and c.cell_type == "code"]
+        for celda in seccion:
+            assert [o.output_type for o in celda.outputs] == ["display_data"], celda.outputs
+            assert "application/vnd.jupyter.widget-view+json" in celda.outputs[0].data
+        assert "salmorejo" in seccion[0].outputs[0].data["text/plain"]
+        cliente.execute_cell(pulsar, todas)
+    assert len(api.recibidas) == 8
+    assert api.recibidas[3]["messages"] == _como_la_api(guion_de(INICIO, RESPUESTAS, VISTO)[3][0])
+    salida = "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in pulsar.outputs)
+    assert "bucle devuelve 'fin': " + FINAL in salida
+    assert "Ficheros cambiados: ninguno" in salida
+    assert "Gastado: 400 tokens de entrada y 80 de salida en 4 turnos." in salida
+
+
+def test_el_boton_llama_solo_al_pulsarlo():
+    from harness.widgets import al_pulsar
+
+    pedidas = []
+    sin_caja, con_caja = al_pulsar("Uno", lambda: pedidas.append("uno")), al_pulsar("Dos", pedidas.append, peticion="hola")
+    assert pedidas == []
+    sin_caja.pulsar()
+    con_caja.peticion.value = "adiós"
+    con_caja.boton.click()
+    assert pedidas == ["uno", "adiós"] and not con_caja.boton.disabled
+    assert "Dos" in con_caja._repr_mimebundle_()["text/html"] and "<script" not in con_caja.html()
+
+
+def test_la_seccion_se_pone_una_vez_antes_de_lo_que_viene():
+    import runpy
+    herramienta = runpy.run_path(str(RAIZ / "tools" / "seccion_modelo_real.py"))
+    fuente = nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4)
+    otra_vez = herramienta["poner"](nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))
+    assert otra_vez == fuente, "tools/seccion_modelo_real.py cambia el cuaderno fuente: hay que volver a pasarla"
+    ids = [c.get("id") for c in fuente.cells]
+    primera = ids.index(SECCION + "-1")
+    assert ids[primera:primera + 4] == [SECCION + "-%d" % i for i in range(1, 5)]
+    assert fuente.cells[primera + 4].source.startswith("## Lo que viene")
+    sin_final = nbformat.v4.new_notebook(cells=[c for c in fuente.cells if not c.source.startswith("## Lo que viene")])
+    puesta = herramienta["poner"](sin_final)
+    assert [c.get("id") for c in puesta.cells[-4:]] == [SECCION + "-%d" % i for i in range(1, 5)]
