@@ -26,7 +26,7 @@ PREGUNTAS = {
         "opciones": {
             "a": "Deja salir la excepción: el bucle se corta y el error le llega a quien llamó a `bucle`.",
             "b": "Repite la misma llamada dos o tres veces, por si a la segunda el fichero aparece.",
-            "c": "Contesta a esa llamada con un `tool_result` con `is_error` a `True` cuyo texto es "
+            "c": "Contesta a esa llamada con un `tool_result` que lleva `is_error` a `True` y el texto "
                  "`no existe el fichero 'notas/compra.txt'`, y el bucle continúa.",
             "d": "Lee el fichero de nombre más parecido, `notas/cena.txt`, y se lo pasa al modelo para no "
                  "interrumpir la conversación.",

@@ -141,7 +141,8 @@ class _Explorador(_ConCopia):
         opciones = [(n if n in FUNCIONES else n + " (solo para comparar)", n) for n in LECCION]
         self.llamada = None  # la última que se ha probado: (nombre, argumentos)
         estilo = {"description_width": "7em"}
-        self.herramienta = w.Dropdown(options=opciones, description="Herramienta", style=estilo)
+        self.herramienta = w.Dropdown(options=opciones, description="Herramienta", style=estilo,
+                                      layout=w.Layout(width="30em"))
         # Con continuous_update=False el valor llega al núcleo al pulsar Enter (o al salir del campo).
         self.campos = {c: w.Text(description=c, continuous_update=False, style=estilo)
                        for c in dict.fromkeys(c for campos in _CAMPOS.values() for c in campos)}
