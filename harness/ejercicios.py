@@ -38,13 +38,12 @@ def _contestacion(n, mensaje):
         pega = _pega(k, bloque, ll, bueno)
         if pega:
             return "✘ " + pega
-    # Lo último lo decide el propio modelo guionizado: ¿seguiría con su turno siguiente?
-    M = list(INICIO)
-    for respuesta, visto in zip(RESPUESTAS[:n - 1], VISTO):
-        M += [("asistente", respuesta), ("usuario", visto)]
-    M += [("asistente", RESPUESTAS[n - 1]), ("usuario", mensaje)]
+    # Lo último lo decide el propio modelo guionizado, ya en su turno n + 1: la conversación que espera
+    # entonces acaba en lo que debe contestar el harness; en su lugar le llega `mensaje`.
+    guion = guion_de(INICIO, RESPUESTAS, VISTO)
+    M = guion[n][0][:-1] + [("usuario", mensaje)]
     try:
-        siguiente = ModeloGuionizado(guion_de(INICIO, RESPUESTAS, VISTO)[n:])(M, HERRAMIENTAS)
+        siguiente = ModeloGuionizado(guion[n:])(M, HERRAMIENTAS)
     except FueraDelGuion as queja:
         return "✘ El modelo guionizado no lo acepta:\n  " + str(queja).replace("\n", "\n  ")
     return ("✔ Es el mensaje que espera el guion tras el turno %d. El modelo guionizado lo acepta y sigue con su "
