@@ -26,7 +26,7 @@ PREGUNTAS = {
         "opciones": {
             "a": "Deja salir la excepción: el bucle se corta y el error le llega a quien llamó a `bucle`.",
             "b": "Repite la misma llamada dos o tres veces, por si a la segunda el fichero aparece.",
-            "c": "Contesta a esa llamada con un `tool_result` marcado con `is_error` cuyo texto es "
+            "c": "Contesta a esa llamada con un `tool_result` que lleva `is_error` a `True` y el texto "
                  "`no existe el fichero 'notas/compra.txt'`, y el bucle continúa.",
             "d": "Lee el fichero de nombre más parecido, `notas/cena.txt`, y se lo pasa al modelo para no "
                  "interrumpir la conversación.",
@@ -35,8 +35,8 @@ PREGUNTAS = {
         "explicaciones": {
             "a": "así se comportaba el harness antes de esta lección. Con el contrato nuevo, `ejecutar` captura "
                  "la excepción y la convierte en una observación que el modelo puede leer.",
-            "b": "por iniciativa propia, el harness nunca vuelve a lanzar una llamada. El entorno no ha cambiado, así que la llamada fallaría "
-                 "otra vez exactamente igual; pedir algo distinto le corresponde al modelo.",
+            "b": "el harness nunca repite una llamada por su cuenta. El entorno no ha cambiado, así que la llamada "
+                 "fallaría otra vez exactamente igual; pedir algo distinto le corresponde al modelo.",
             "c": "el fallo se le cuenta al modelo en la observación de su llamada, con el mensaje de la excepción, "
                  "y la conversación sigue: el siguiente paso lo elige el modelo.",
             "d": "eso sería dar gato por liebre: el modelo creería haber leído su lista de la compra y en "
@@ -53,9 +53,9 @@ PREGUNTAS = {
             "b": "Un mensaje del usuario con una sola observación, el error de `b1`; `b2` se queda sin "
                  "ejecutar porque el turno ya ha fallado.",
             "c": "Un mensaje del usuario con un único `tool_result` que reúne los dos textos y lleva "
-                 "`is_error` verdadero, porque algo ha fallado.",
+                 "`is_error` a `True`, porque algo ha fallado.",
             "d": "Un mensaje del usuario con dos `tool_result`, primero el de `b1` y después el de `b2`: el de "
-                 "`b1` con `is_error` verdadero y el motivo, el de `b2` con `is_error` falso y las dos rutas.",
+                 "`b1` con `is_error` a `True` y el motivo, el de `b2` con `is_error` a `False` y las dos rutas.",
         },
         "correcta": "d",
         "explicaciones": {
@@ -73,7 +73,7 @@ PREGUNTAS = {
     },
     3: {
         "enunciado": "Si el modelo llama a `buscar` con `patron=\"azafrán\"` y ninguna línea "
-                     "del entorno contiene esa palabra, la observación tiene que llevar `is_error` verdadero.",
+                     "del entorno contiene esa palabra, la observación tiene que llevar `is_error` a `True`.",
         "opciones": {
             True: "Verdadero: la búsqueda no ha encontrado nada, así que ha fallado.",
             False: "Falso: no encontrar nada es un resultado normal de `buscar`.",
@@ -83,7 +83,7 @@ PREGUNTAS = {
             True: "no encontrar coincidencias no es un fallo: `buscar` ha hecho su trabajo y su respuesta es un "
                   "texto vacío. Con la marca de error el modelo pensaría que pidió algo mal y lo cambiaría sin motivo.",
             False: "`buscar` ha cumplido lo que promete. Su observación es un `tool_result` normal, con "
-                   "`is_error` falso, y el texto vacío ya le dice al modelo que no hay ninguna coincidencia.",
+                   "`is_error` a `False`, y el texto vacío ya le dice al modelo que no hay ninguna coincidencia.",
         },
         "idea": "`is_error` dice si la herramienta no pudo hacer su trabajo, no si la respuesta es decepcionante.",
     },
@@ -93,7 +93,7 @@ PREGUNTAS = {
                      "¿Después de cuáles puede pedirla otra vez (corregida, si hace falta) sin arriesgarse a "
                      "que el texto quede pegado dos veces? Marca todas las que valgan: se corrige a todo o nada.",
         "opciones": {
-            "a": "Error: `no se ha ejecutado: añadir no tiene el campo 'texto'`.",
+            "a": "Error: `no se ha ejecutado: falta el campo 'contenido'`.",
             "b": "Resultado: `lista.txt: 9 caracteres más (ahora tiene 28)`.",
             "c": "Error con el mensaje de una excepción que la función lanzó a medio trabajo: "
                  "`se ha llenado el disco`.",
@@ -102,8 +102,8 @@ PREGUNTAS = {
         "varias": True,
         "correcta": {"a", "d"},
         "explicaciones": {
-            "a": "el prefijo `no se ha ejecutado: ` garantiza que la función no llegó a correr: el esquema paró "
-                 "la llamada antes. Arreglarla y repetirla no duplica nada.",
+            "a": "el prefijo `no se ha ejecutado: ` garantiza que la función no llegó a ejecutarse: el esquema paró "
+                 "la llamada antes. Completarla y repetirla no duplica nada.",
             "b": "este texto es el de un éxito: el contenido ya está en el fichero. Como `añadir` no es "
                  "idempotente, pedirla de nuevo lo pegaría una segunda vez.",
             "c": "la excepción salió mientras la función trabajaba. Puede que no escribiera nada, o una parte, o "

@@ -24,7 +24,7 @@ DIAGNOSTICOS = {
                               "La observación de una llamada que cumple su esquema sale de ejecutar su herramienta: lo "
                               "que devuelve, o lo que lanza. Sin ejecutarla, el modelo recibe algo que no ha pasado."),
     "exito-como-error": ("contesta con un error cuando la herramienta ha salido bien",
-                         "Si la función devuelve, la observación es resultado(id, lo que devuelve), con is_error False."),
+                         "Si la función devuelve, la observación es resultado(id, lo que devuelve), con is_error a False."),
     "captura-solo-un-tipo": ("captura solo algunos tipos de excepción",
                              "Con except FileNotFoundError (o con cualquier tipo concreto) las demás excepciones siguen "
                              "saliendo de ejecutar. La función lance lo que lance, la llamada vuelve como error: "
@@ -42,9 +42,9 @@ DIAGNOSTICOS = {
                                      "«no se ha ejecutado: » es solo para las llamadas que no cumplen su esquema. Si la "
                                      "función ha lanzado, sí se ha ejecutado y puede haber hecho algo antes de fallar: "
                                      "decir lo contrario invita al modelo a repetir sin riesgo lo que quizá no es idempotente."),
-    "error-como-resultado": ("devuelve el fallo con is_error falso",
+    "error-como-resultado": ("devuelve el fallo con is_error a False",
                              "Un fallo que llega como resultado normal engaña al modelo, que lo toma por lo que ha "
-                             "devuelto la herramienta. El error lleva is_error True: error(id, str(e))."),
+                             "devuelto la herramienta. El error lleva is_error a True: error(id, str(e))."),
     "contenido-no-es-texto": ("el contenido del error no es el texto del mensaje",
                               "El modelo recibe texto: str(e), no la excepción ni una lista de bloques."),
     "mensaje-cambiado": ("cambia el mensaje de la excepción",
@@ -70,10 +70,10 @@ DIAGNOSTICOS = {
                         "El contenido es «no se ha ejecutado: » seguido del motivo que da incumple, tal cual."),
     "resultado-cambiado": ("cambia lo que devuelve la herramienta",
                            "Lo que devuelve la herramienta llega al modelo tal cual (sin strip, sin repr, sin "
-                           "comillas), con is_error False."),
+                           "comillas), con is_error a False."),
     "vacio-es-error": ("trata un resultado vacío como un error",
                        "buscar sin coincidencias devuelve un texto vacío, y eso es una respuesta, no un fallo: "
-                       "is_error False."),
+                       "is_error a False."),
     "no-carga": ("la celda de la respuesta da error o no define ejecutar",
                  "Ejecuta la celda de tu respuesta y mira qué dice: sin una función ejecutar no hay nada que probar."),
     "trabaja-en-una-copia": ("ejecuta la herramienta sobre una copia del entorno",

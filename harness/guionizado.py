@@ -8,6 +8,10 @@ from .bloques import muestra
 class FueraDelGuion(Exception):
     """El modelo guionizado ha recibido una conversación que su guion no espera, o se ha quedado sin guion."""
 
+    def _render_traceback_(self):
+        # IPython enseña estas líneas en lugar de la traza: la queja, no el camino por bucle y por aquí.
+        return ["\x1b[0;31m✘ Queja del modelo guionizado\x1b[0m\n  " + str(self).replace("\n", "\n  ")]
+
 
 def guion_de(inicio, respuestas, visto):
     """El guion: para cada turno, la conversación que el modelo espera recibir y lo que contesta.

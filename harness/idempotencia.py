@@ -10,6 +10,12 @@ def añadir(entorno, ruta, contenido):
     return "%s: %d caracteres más (ahora tiene %d)" % (ruta, len(contenido), len(entorno[ruta]))
 
 
+def añadir_y_fallar(entorno, ruta, contenido):
+    """Como añadir, pero lanza después de escribir: un fallo que llega con el trabajo ya hecho."""
+    añadir(entorno, ruta, contenido)
+    raise TimeoutError("el disco no ha confirmado la escritura en %s" % ruta)
+
+
 def una_y_dos(f, **argumentos):
     """El entorno tras ejecutar `f` una vez y tras ejecutarla dos, cada uno desde una copia de ENTORNO."""
     una, dos = dict(ENTORNO), dict(ENTORNO)

@@ -200,7 +200,7 @@ def resultados(llamar, casos):
         esperada = resultado(ll["id"], devuelto)
         if obs != esperada or type(obs["content"]) is not str:
             _no_es(ll, obs, esperada, "vacio-es-error" if devuelto == "" and obs["is_error"] else "resultado-cambiado")
-    return "lo que devuelve una herramienta llega tal cual, con is_error False, también si está vacío"
+    return "lo que devuelve una herramienta llega tal cual, con is_error a False, también si está vacío"
 
 
 def escrituras(llamar, casos):

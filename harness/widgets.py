@@ -10,7 +10,7 @@ import inspect
 
 from .bloques import muestra
 from .entorno import ENTORNO, FUNCIONES, HERRAMIENTAS
-from .idempotencia import añadir, una_y_dos
+from .idempotencia import añadir, añadir_y_fallar, una_y_dos
 
 # Los colores del tema de JupyterLab, con los del tema claro por si no existen (fuera de JupyterLab),
 # y resaltados semitransparentes, que se leen igual sobre fondo claro y sobre fondo oscuro.
@@ -55,15 +55,17 @@ class _ConCopia:
 
 # El explorador de idempotencia
 
-_FUNCIONES = dict(FUNCIONES, añadir=añadir)
-# Los campos de cada herramienta salen de su esquema; añadir no tiene (no es del entorno): de su firma.
+# Las dos de comparar no son del entorno: ni esquema ni sitio en FUNCIONES. Sus campos salen de su firma.
+_COMPARAR = {"añadir": añadir, "añadir_y_fallar": añadir_y_fallar}
+_FUNCIONES = dict(FUNCIONES, **_COMPARAR)
 _CAMPOS = {h["name"]: list(h["input_schema"]["properties"]) for h in HERRAMIENTAS}
-_CAMPOS["añadir"] = list(inspect.signature(añadir).parameters)[1:]
+_CAMPOS.update({n: list(inspect.signature(f).parameters)[1:] for n, f in _COMPARAR.items()})
 
-# Las cinco llamadas que compara la lección, una por herramienta y en su orden.
+# Con qué argumentos aparece cada herramienta al elegirla: los de las llamadas de la lección.
 LECCION = {"leer": {"ruta": "lista.txt"}, "listar": {"carpeta": "recetas/"}, "buscar": {"patron": "patatas"},
            "escribir": {"ruta": "lista.txt", "contenido": "pan, leche, patatas, tomates"},
-           "añadir": {"ruta": "lista.txt", "contenido": ", tomates"}}
+           "añadir": {"ruta": "lista.txt", "contenido": ", tomates"},
+           "añadir_y_fallar": {"ruta": "lista.txt", "contenido": ", tomates"}}
 
 
 def _firma(nombre, argumentos):
@@ -105,24 +107,6 @@ def _fallos(nombre, una, dos, dichos):
                      "no garantiza que no se hiciera nada."]
 
 
-def _comparacion():
-    """Las cinco llamadas de la lección: (llamada, si es idempotente, lista.txt tras dos)."""
-    filas = []
-    for nombre, argumentos in LECCION.items():
-        una, dos, _ = _una_y_dos(nombre, argumentos)
-        filas.append((_firma(nombre, argumentos), una == dos, dos["lista.txt"]))
-    return filas
-
-
-def _comparacion_html():
-    filas = []
-    for llamada, idempotente, lista in _comparacion():
-        fondo = None if idempotente else _DISTINTO
-        filas.append([(_codigo(llamada), fondo), ("sí" if idempotente else "no", fondo), (_codigo(lista), fondo)])
-    return ('<div style="font-weight: bold; margin-top: 4px">Las cinco llamadas de la lección, una vez y dos</div>'
-            + _tabla(("Llamada", "¿Idempotente?", "lista.txt tras dos"), filas))
-
-
 def _resultado_html(nombre, argumentos):
     """Lo que deja una llamada: el veredicto, lo que lanzó si lanzó algo y los dos entornos lado a lado."""
     una, dos, dichos = _una_y_dos(nombre, argumentos)
@@ -155,15 +139,17 @@ class _Explorador(_ConCopia):
     def __init__(self):
         import ipywidgets as w
         opciones = [(n if n in FUNCIONES else n + " (solo para comparar)", n) for n in LECCION]
+        self.llamada = None  # la última que se ha probado: (nombre, argumentos)
         estilo = {"description_width": "7em"}
-        self.herramienta = w.Dropdown(options=opciones, description="Herramienta", style=estilo)
+        self.herramienta = w.Dropdown(options=opciones, description="Herramienta", style=estilo,
+                                      layout=w.Layout(width="30em"))
         # Con continuous_update=False el valor llega al núcleo al pulsar Enter (o al salir del campo).
         self.campos = {c: w.Text(description=c, continuous_update=False, style=estilo)
                        for c in dict.fromkeys(c for campos in _CAMPOS.values() for c in campos)}
         self.boton = w.Button(description="Ejecutar una y dos veces", button_style="primary",
                               layout=w.Layout(width="max-content", margin="4px 0 4px 7.5em"))
-        self.comparacion, self.salida = w.HTML(_comparacion_html()), w.HTML()
-        self.caja = w.VBox([self.comparacion, self.herramienta, *self.campos.values(), self.boton, self.salida])
+        self.salida = w.HTML()
+        self.caja = w.VBox([self.herramienta, *self.campos.values(), self.boton, self.salida])
         self.herramienta.observe(lambda _: self._preparar(), "value")
         for campo in self.campos.values():
             campo.observe(lambda _: self.probar(), "value")
@@ -181,19 +167,20 @@ class _Explorador(_ConCopia):
     def probar(self):
         """Ejecuta la llamada de los controles una vez y dos, y enseña lo que deja."""
         nombre = self.herramienta.value
-        self.salida.value = _resultado_html(nombre, {c: self.campos[c].value for c in _CAMPOS[nombre]})
+        self.llamada = (nombre, {c: self.campos[c].value for c in _CAMPOS[nombre]})
+        self.salida.value = _resultado_html(*self.llamada)
 
     def html(self):
-        return '<div style="%s">%s%s</div>' % (_CAJA, self.comparacion.value, self.salida.value)
+        return '<div style="%s">%s</div>' % (_CAJA, self.salida.value)
 
     def texto(self):
-        return "\n".join(["Explorador de idempotencia"] + [
-            "%s: %s; lista.txt tras dos: %s" % (llamada, "idempotente" if si else "no idempotente", lista)
-            for llamada, si, lista in _comparacion()])
+        una, dos, _ = _una_y_dos(*self.llamada)
+        return "Explorador de idempotencia: %s: %s; lista.txt tras dos: %s" % (
+            _firma(*self.llamada), _veredicto(una, dos), dos.get("lista.txt"))
 
 
 def explorador():
-    """El explorador de idempotencia, abierto en la comparación de las cinco llamadas de la lección."""
+    """El explorador de idempotencia: una llamada, ejecutada una vez y dos sobre copias de ENTORNO."""
     return _Explorador()
 
 

@@ -103,14 +103,53 @@ def test_el_primer_experimento_muere_en_el_turno_2_sin_atender_t3(fuente_ejecuta
     assert "La conversación muere en el turno 2 con FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'" in salida
 
 
-def test_la_leccion_enseña_el_tope_y_la_respuesta_del_explorador(fuente_ejecutada):
+def test_la_leccion_enseña_el_tope_la_repeticion_que_daña_y_la_respuesta_del_explorador(fuente_ejecutada):
     salidas = "".join(s.get("text", "") for c in fuente_ejecutada.cells if c.cell_type == "code" for s in c.outputs)
     assert "bucle devuelve: 'tope' None y una conversación de 8 mensajes" in salidas
     assert "¿idempotente? True · 'pan, leche, patatas'" in salidas
+    assert ("intento 2: error: el disco no ha confirmado la escritura en lista.txt\n"
+            "lista.txt queda así: pan, leche, patatas, tomates, tomates") in salidas
     codigo = "".join(s.get("data", {}).get("text/plain", "") for c in fuente_ejecutada.cells if c.cell_type == "code"
                      for s in c.outputs)
     for funcion in ("def bucle(", "def leer(", "def error(", "def añadir(", "def una_y_dos("):
         assert funcion in codigo, funcion
+
+
+def _salida(cuaderno, id):
+    celda = next(c for c in cuaderno.cells if c.get("id") == id)
+    return "".join(s.get("text", "") for s in celda.outputs)
+
+
+def test_el_guion_se_ve_antes_de_la_primera_prediccion(fuente_ejecutada):
+    ids = [c.get("id") for c in fuente_ejecutada.cells]
+    predicciones = [i for i, c in enumerate(fuente_ejecutada.cells) if "Predice y ejecuta" in c.source]
+    assert ids.index("guion") < predicciones[0] < ids.index("a-medias")
+    assert _salida(fuente_ejecutada, "guion").splitlines()[:2] == [
+        "turno 1: texto 'Leo la receta y la lista.' | t1 → leer(rutas=['recetas/salmorejo.txt', 'lista.txt'])",
+        "turno 2: t2 → leer(ruta='recetas/salmorejo.txt') | t3 → leer(ruta='lista.txt')"]
+
+
+def test_los_ejercicios_a_medio_hacer_no_paran_el_cuaderno_y_lo_dicen(fuente_ejecutada):
+    """Sin contestar, cada ejercicio imprime qué le falta; «Ejecutar todas las celdas» sigue (no hay error)."""
+    assert _salida(fuente_ejecutada, "ejercicio-1-codigo").startswith("✘ Aún no has escrito nada")
+    assert _salida(fuente_ejecutada, "ejercicio-2-codigo").startswith("✘ Tu función aún devuelve None")
+    ids = [c.get("id") for c in fuente_ejecutada.cells]
+    assert ids.index("a-medias") < ids.index("ejercicio-1-codigo") < ids.index("visor-esperada")
+    assert ids.index("repetir-el-dano") < ids.index("ejercicio-2-codigo") < ids.index("cuestionario")
+
+
+def test_el_contrato_se_enuncia_una_vez_y_la_tabla_de_las_cinco_llamadas_sale_una_vez(fuente_ejecutada):
+    prosa = [c.source for c in fuente_ejecutada.cells if c.cell_type == "markdown"]
+    assert sum('"no se ha ejecutado: " + motivo' in p for p in prosa) == 1
+    assert sum("error(id, str(e))" in p for p in prosa) == 1
+    tablas = [c for c in fuente_ejecutada.cells if c.cell_type == "code"
+              for s in c.outputs if "lista.txt tras dos" in s.get("text", "") + str(s.get("data", {}).get("text/html", ""))]
+    assert len(tablas) == 1
+
+
+def test_revisar_va_justo_debajo_de_la_respuesta():
+    ids = [c.get("id") for c in nbformat.read(FUENTE, as_version=4).cells]
+    assert ids[ids.index("ejecutar") + 1] == "revisar"
 
 
 def test_el_cuestionario_de_la_fuente_es_el_de_course_cuestionario():
@@ -139,7 +178,8 @@ def test_validate_en_la_release_sin_contestar_falla_solo_en_cuestionario_y_desaf
     for n in preguntas:
         assert sum("respuesta_%d" % n in c for c in celdas) == 1, celdas
     assert sum("bucle(" in c for c in celdas) == 1, celdas
-    assert len(celdas) == 1 + len(preguntas)
+    assert sum("DiscoQueFalla" in c for c in celdas) == 1, celdas  # la prueba visible de las excepciones
+    assert len(celdas) == 2 + len(preguntas)
 
 
 def test_make_grade_corrige_las_entregas_de_ejemplo_en_un_curso_aparte(tmp_path):

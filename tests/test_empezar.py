@@ -133,3 +133,18 @@ def test_empezar_abre_el_jupyterlab_del_paquete_y_no_otro(preparado):
             assert r.url.startswith(f"{base}{ruta}?file-browser-path=/"), r.url
     assert _huella(PROFESOR) == antes
     assert not anotaciones.exists(), anotaciones.read_text()
+
+
+def test_con_un_python_antiguo_lo_dice_en_español_antes_de_instalar_nada():
+    sys.path.insert(0, str(paquete.PROPIOS))
+    try:
+        import empezar
+    finally:
+        sys.path.remove(str(paquete.PROPIOS))
+    with pytest.raises(SystemExit, match=r"El curso necesita Python 3\.11 o posterior, y este es Python 3\.10\."):
+        empezar.comprobar_python((3, 10, 12))
+    empezar.comprobar_python((3, 11, 0))
+    # La misma versión en los tres sitios que la dicen: empezar.py, el pyproject.toml del paquete y LEEME.md.
+    minimo = "%d.%d" % empezar.PYTHON_MINIMO
+    assert 'requires-python = ">=%s"' % minimo in (paquete.PROPIOS / "pyproject.toml").read_text(encoding="utf-8")
+    assert "Python %s o posterior" % minimo in (paquete.PROPIOS / "LEEME.md").read_text(encoding="utf-8")

@@ -143,6 +143,6 @@ def test_validate_de_la_release_sin_contestar(curso, tmp_path):
     copia = tmp_path / CUADERNO
     copia.write_bytes(curso["release"].read_bytes())
     fallos = [f["source"] for f in Validator().validate(str(copia)).get("failed", [])]
-    esperados = 1 + (len(PREGUNTAS) if curso["modo"] == "calificado" else 0)
+    esperados = 2 + (len(PREGUNTAS) if curso["modo"] == "calificado" else 0)  # y las dos pruebas visibles del desafío
     assert len(fallos) == esperados, fallos
-    assert sum("bucle(" in f for f in fallos) == 1
+    assert sum("bucle(" in f for f in fallos) == 1 and sum("DiscoQueFalla" in f for f in fallos) == 1

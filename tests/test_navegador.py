@@ -2,9 +2,10 @@
 
 Un JupyterLab de verdad (en español, como `make lab`) sobre una copia temporal del curso y un
 Chromium de Debian manejado con Playwright: abrir el cuaderno publicado, ejecutarlo todo, ver
-morir la conversación en el turno 2, pulsar Validate de nbgrader (falla), contestar el reto (y el
+morir la conversación en el turno 2, hacer el primer ejercicio en su celda (escribir la contestación
+del turno 2 y ver el ✔ al momento), pulsar Validate de nbgrader (falla), contestar el reto (y el
 cuestionario, si está en modo calificado) en sus celdas, guardar, ejecutarlo todo otra vez (llega
-al final), usar los widgets (el explorador pasa de `leer` a `añadir` y cambia su veredicto; el
+al final), usar los widgets (el explorador pasa de `leer` a `añadir_y_fallar` y cambia su veredicto; el
 visor avanza turno a turno; el visor de la conversación del estudiante está entera; en modo
 formativo, una pregunta del cuestionario se contesta mal y bien con su widget y enseña cada
 veredicto al momento) y volver a validar (pasa).
@@ -35,7 +36,15 @@ MUERTE_EN_EL_TURNO_2 = "La conversación muere en el turno 2 con FileNotFoundErr
 # cuestionario solo existen en modo calificado.
 RESPUESTAS = ["respuesta-1", "respuesta-2", "respuesta-3", "respuesta-4", "ejecutar"]
 # Las pruebas visibles que fallan sin contestar (las demás del reto son ocultas: en release, solo comentarios).
-FALLAN_SIN_CONTESTAR = ["pregunta-1", "pregunta-2", "pregunta-3", "pregunta-4", "ejecutar-salmorejo"]
+FALLAN_SIN_CONTESTAR = ["pregunta-1", "pregunta-2", "pregunta-3", "pregunta-4", "ejecutar-salmorejo",
+                        "ejecutar-excepciones"]
+# El primer ejercicio, hecho: la contestación del turno 2 escrita con error y resultado.
+EJERCICIO_1 = ("from harness.ejercicios import comprobar_contestacion\n\n"
+               "tras_el_turno_2 = [\n"
+               "    error(\"t2\", \"no existe el fichero 'recetas/salmorejo.txt'\"),\n"
+               "    resultado(\"t3\", leer(ENTORNO, \"lista.txt\")),\n"
+               "]\n\n"
+               "comprobar_contestacion(2, tras_el_turno_2)")
 
 
 def las_que_hay(curso, ruta, grade_ids):
@@ -149,6 +158,21 @@ def comprobar_muerte_en_el_turno_2(pagina, curso, ruta):
         f"la celda de código n.º {i} (la primera que corre el bucle) no muestra la muerte en el turno 2:\n{salida}")
 
 
+def hacer_el_ejercicio_1(pagina, servidor, curso, ruta):
+    """Como un estudiante: escribe la contestación del turno 2 en la celda del ejercicio, la ejecuta con
+    Mayús+Intro y lee el ✔ que le da al momento el propio modelo guionizado."""
+    nb = json.loads((curso / ruta).read_text(encoding="utf-8"))
+    posicion = next(i for i, c in enumerate(nb["cells"]) if c.get("id") == "ejercicio-1-codigo")
+    de_codigo = sum(c["cell_type"] == "code" for c in nb["cells"][:posicion])
+    celda = pagina.locator(f"{nv.CUADERNO} .jp-Notebook .jp-Cell").nth(posicion)
+    assert "Aún no has escrito nada" in nv.salidas_de_celda(pagina, de_codigo)  # tras Run All, sin hacer
+    nv.escribir_en_celda(pagina, celda, EJERCICIO_1)
+    pagina.keyboard.press("Shift+Enter")
+    nv.esperar_nucleo_libre(pagina, servidor, ruta)
+    salida = nv.salidas_de_celda(pagina, de_codigo)
+    assert "✔ Es el mensaje que espera el guion tras el turno 2" in salida, salida
+
+
 def que_widgets_usa(curso, ruta):
     """(explorador, visor): si alguna celda de código del cuaderno los construye."""
     nb = json.loads((curso / ruta).read_text(encoding="utf-8"))
@@ -172,20 +196,21 @@ def salida_con(pagina, selector):
 
 
 def comprobar_explorador(pagina):
-    """El explorador se pinta con la comparación; al pasar a `añadir`, el veredicto cambia a no idempotente."""
+    """El explorador abre en `leer`, idempotente; al pasar a `añadir_y_fallar`, el veredicto cambia a no
+    idempotente y dice que el entorno ha cambiado aunque la llamada ha fallado."""
     from playwright.sync_api import expect
 
     explorador = salida_con(pagina, ".widget-dropdown select")
-    expect(explorador).to_contain_text("Las cinco llamadas de la lección", timeout=nv.ESPERA_UI * 1000)
     veredicto = explorador.locator(".widget-html-content").last  # el HTML del resultado, bajo el botón
     expect(veredicto).to_contain_text("idempotente: una y dos", timeout=nv.ESPERA_UI * 1000)
     expect(veredicto).not_to_contain_text("no idempotente")
     menu = explorador.locator(".widget-dropdown select")
     valores = menu.locator("option").evaluate_all("ops => ops.map(o => o.value)")
-    añadir = [v for v in valores if v.startswith("añadir")]
-    assert añadir, f"el explorador no ofrece añadir: {valores}"
-    menu.select_option(value=añadir[0])
+    falla = [v for v in valores if v.startswith("añadir_y_fallar")]  # la etiqueta: «… (solo para comparar)»
+    assert falla, f"el explorador no ofrece añadir_y_fallar: {valores}"
+    menu.select_option(value=falla[0])
     expect(veredicto).to_contain_text("no idempotente", timeout=nv.ESPERA_UI * 1000)
+    expect(veredicto).to_contain_text("El entorno ha cambiado aunque la llamada falló")
     expect(veredicto).to_contain_text("tomates, tomates")
     capturar(explorador, "explorador.png")
 
@@ -322,6 +347,7 @@ def test_el_estudiante_hace_la_leccion_en_el_navegador(pagina, servidor, curso):
     abrir_como_estudiante(pagina, servidor, ruta)
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_muerte_en_el_turno_2(pagina, curso, ruta)
+    hacer_el_ejercicio_1(pagina, servidor, curso, ruta)
     validar_y_esperar_fallo(pagina, curso, ruta, las_que_hay(curso, ruta, FALLAN_SIN_CONTESTAR))
     contestar(pagina, curso, ruta, respuestas_correctas(curso, ids=las_que_hay(curso, ruta, RESPUESTAS)))
     ejecutar_todo(pagina, servidor, ruta)

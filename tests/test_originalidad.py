@@ -1,10 +1,12 @@
 """La lección está escrita con nuestras palabras: se mide contra el texto de partida (`../shared/seed/`).
 
-Se compara la prosa de la lección (las celdas de Markdown del cuaderno fuente y los textos de
-`course/cuestionario.py`: enunciados, opciones, explicaciones) con cada fichero de la semilla:
+Se compara la prosa de la lección (las celdas de Markdown del cuaderno fuente, los comentarios de sus
+celdas de código y los textos de `course/cuestionario.py`: enunciados, opciones, explicaciones) con cada
+fichero de la semilla, cortados los dos en frases igual: en punto, interrogación, exclamación, punto y
+coma, dos puntos, salto de línea y elemento de lista. De las frases de 6 palabras o más:
 
-- ninguna frase se parece a una de la semilla con una razón de difflib (sobre palabras en
-  minúscula) de 0,75 o más;
+- ninguna se parece a una de la semilla con una razón de difflib (sobre palabras en minúscula) de
+  0,75 o más;
 - como mucho 5 llegan a 0,6;
 - menos del 1 % de las secuencias de 10 palabras seguidas de la lección están en la semilla.
 
@@ -29,23 +31,35 @@ CUESTIONARIO = RAIZ / "course" / "cuestionario.py"
 MUY_PARECIDA = 0.75
 PARECIDA, MAXIMO_DE_PARECIDAS = 0.6, 5
 SECUENCIA, MAXIMO_COMPARTIDO = 10, 0.01
-# Una frase de menos de 4 palabras («Sí.», «Turno 3.») coincide por pura casualidad: no se compara.
-PALABRAS_MINIMAS = 4
+# Una frase de menos de 6 palabras («Sí.», «Turno 3.», «no cambian nada») coincide por pura
+# casualidad: no se compara.
+PALABRAS_MINIMAS = 6
+# Lo que empieza un elemento de lista, al principio de una línea: «- », «* », «• », «1. », «2) ».
+_VIÑETA = r"^[ \t]*(?:[-*•]|\d+[.)])[ \t]+"
 
 
 def palabras(texto):
     return re.findall(r"\w+", texto.lower())
 
 
+# La puntuación de dentro de `código` no corta la frase: `no se ha ejecutado: ` es un texto exacto, no prosa.
+_TAPADA = str.maketrans(".!?;:", "\x01\x02\x03\x04\x05")
+_DESTAPADA = str.maketrans("\x01\x02\x03\x04\x05", ".!?;:")
+
+
 def frases(texto):
-    """Las frases de un texto: se corta en punto, interrogación, exclamación, punto y coma y salto de línea."""
-    return [f for f in re.split(r"(?<=[.!?;])\s+|\n+", texto) if len(palabras(f)) >= PALABRAS_MINIMAS]
+    """Las frases de un texto: se corta en punto, interrogación, exclamación, punto y coma, dos puntos,
+    salto de línea y elemento de lista (aunque vaya en la misma línea que lo anterior, como «•»)."""
+    tapado = re.sub(r"`[^`\n]*`", lambda m: m.group(0).translate(_TAPADA), re.sub(_VIÑETA, "\n", texto, flags=re.M))
+    trozos = re.split(r"(?<=[.!?;:])\s+|\n+|\s+•\s+", tapado)
+    return [f.strip().translate(_DESTAPADA) for f in trozos if len(palabras(f)) >= PALABRAS_MINIMAS]
 
 
 def textos_de_la_leccion():
-    """La prosa de la lección: cada celda de Markdown y cada texto literal del cuestionario."""
+    """La prosa de la lección: cada celda de Markdown, los comentarios del código y cada texto literal del cuestionario."""
     cuaderno = nbformat.read(FUENTE, as_version=4)
     textos = [c.source for c in cuaderno.cells if c.cell_type == "markdown"]
+    textos += ["\n".join(re.findall(r"#\s*(.+)", c.source)) for c in cuaderno.cells if c.cell_type == "code"]
     arbol = ast.parse(CUESTIONARIO.read_text(encoding="utf-8"))
     textos += [n.value for n in ast.walk(arbol) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     return textos
@@ -119,8 +133,17 @@ def test_casi_ninguna_secuencia_de_diez_palabras_esta_en_la_semilla():
 
 
 def test_las_frases_se_cortan_donde_deben():
-    assert frases("Una frase con cinco palabras. Otra frase con cinco palabras!\n- Y una lista de cosas; y más cosas aquí") == [
-        "Una frase con cinco palabras.", "Otra frase con cinco palabras!", "- Y una lista de cosas;", "y más cosas aquí"]
+    assert frases("Una frase que tiene seis palabras. Otra frase que tiene seis palabras!\n- Y una lista de "
+                  "varias cosas; y aún más cosas por aquí") == [
+        "Una frase que tiene seis palabras.", "Otra frase que tiene seis palabras!", "Y una lista de varias cosas;",
+        "y aún más cosas por aquí"]
+    # Dos puntos y viñetas, también en la misma línea; lo que va entre `comillas invertidas` no se corta.
+    assert frases("La regla tiene dos partes bien claras: la primera es esta de aquí • la segunda es esta otra "
+                  "de aquí\n1. Un elemento numerado de la lista\n  • `no se ha ejecutado: falta el campo 'ruta'` es "
+                  "un texto exacto") == [
+        "La regla tiene dos partes bien claras:", "la primera es esta de aquí", "la segunda es esta otra de aquí",
+        "Un elemento numerado de la lista", "`no se ha ejecutado: falta el campo 'ruta'` es un texto exacto"]
+    assert frases("Solo cinco palabras aquí dentro.") == []
     assert difflib.SequenceMatcher(None, palabras("el harness no repite"), palabras("El harness no repite.")).ratio() == 1.0
 
 

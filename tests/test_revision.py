@@ -90,20 +90,42 @@ def test_mirar_el_entorno_no_es_ejecutar_la_herramienta(capsys):
 
 
 def _release_con(respuesta):
-    """El cuaderno de release con `respuesta` en la celda ejecutar, ejecutado entero en un núcleo de verdad."""
+    """El cuaderno de release con `respuesta` (una entrega del catálogo) en la celda ejecutar, ejecutado entero
+    en un núcleo de verdad, sin pararse en los errores. Devuelve {id de celda: (texto impreso, error o None)}."""
     cuaderno = nbformat.read(RAIZ / "release" / TAREA / CUADERNO, as_version=4)
     for celda in cuaderno.cells:
         if celda.metadata.get("nbgrader", {}).get("grade_id") == "ejecutar" and respuesta is not None:
-            celda.source = respuesta
+            celda.source = (CATALOGO / (respuesta + ".py")).read_text(encoding="utf-8").split('"""', 2)[2]
     NotebookClient(cuaderno, timeout=120, kernel_name="python3", allow_errors=True,
                    resources={"metadata": {"path": str(RAIZ / "release" / TAREA)}}).execute()
-    lista = next(c for c in cuaderno.cells if c.get("id") == "revisar")
-    return "".join(o.get("text", "") for o in lista.outputs if o.output_type == "stream")
+    return {c.get("id"): ("".join(o.get("text", "") for o in c.outputs if o.output_type == "stream"),
+                          next((o for o in c.outputs if o.output_type == "error"), None))
+            for c in cuaderno.cells if c.cell_type == "code"}
 
 
 def test_la_lista_corre_en_el_cuaderno_de_release():
-    buena = (CATALOGO / "correcto_try_except.py").read_text(encoding="utf-8").split('"""', 2)[2]
-    salida = _release_con(buena)
+    salida, _ = _release_con("correcto_try_except")["revisar"]
     assert salida.count("✔ ") == len(CLAUSULAS) and "✘" not in salida, salida
-    salida = _release_con(None)  # la celda tal como llega al estudiante
+    celdas = _release_con(None)  # la celda tal como llega al estudiante
+    salida, _ = celdas["revisar"]
     assert "(sin-empezar)" in salida and salida.count("✘ ") == len(CLAUSULAS), salida
+    # La prueba visible no enseña una traza por dentro de bucle: dice qué falta, en una línea.
+    _, fallo = celdas["ejecutar-salmorejo"]
+    assert fallo.ename == "Escapada" and len(fallo.traceback) == 1, fallo.traceback
+    assert "tu ejecutar aún está sin escribir: con la llamada t2 → leer(ruta='recetas/salmorejo.txt')" in fallo.traceback[0]
+
+
+def test_except_filenotfounderror_pasa_el_salmorejo_y_no_la_prueba_visible_de_las_excepciones():
+    """La respuesta que solo captura FileNotFoundError: Run All llega a revisar, que la nombra, y la
+    prueba visible de las excepciones la para con su motivo, sin traza."""
+    celdas = _release_con("mal_solo_filenotfound")
+    ids = list(celdas)
+    primera_con_error = next(i for i in ids if celdas[i][1] is not None)
+    assert primera_con_error == "ejecutar-excepciones"
+    assert ids.index("ejecutar") < ids.index("revisar") < ids.index(primera_con_error)
+    assert "(captura-solo-un-tipo)" in celdas["revisar"][0]
+    assert celdas["ejecutar-salmorejo"][0].startswith("✔ La conversación del salmorejo llega al final")
+    fallo = celdas["ejecutar-excepciones"][1]
+    assert fallo.ename == "Escapada" and len(fallo.traceback) == 1, fallo.traceback
+    assert "tu ejecutar ha dejado salir PermissionError: no tienes permiso para leer 'lista.txt'" in fallo.traceback[0]
+    assert "Traceback" not in fallo.traceback[0]

@@ -9,7 +9,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
-from harness import ENTORNO, FUNCIONES, añadir, bucle, resultado, una_y_dos
+from harness import ENTORNO, FUNCIONES, añadir, añadir_y_fallar, bucle, resultado, una_y_dos
 from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
 from harness.guionizado import ModeloGuionizado, guion_de
 from harness.widgets import LECCION, explorador, problemas, visor
@@ -41,16 +41,40 @@ def campos_a_la_vista(e):
 
 # El explorador de idempotencia
 
-def test_el_explorador_abre_en_la_comparacion_de_las_cinco_llamadas():
+def test_el_explorador_abre_en_leer_y_ofrece_cada_herramienta_con_los_argumentos_de_la_leccion():
     e = explorador()
-    tabla = visible(e.comparacion.value)
-    for nombre, f in dict(FUNCIONES, añadir=añadir).items():
-        una, dos = una_y_dos(f, **LECCION[nombre])
-        assert "%s(%s) %s %s" % (nombre, ", ".join("%s=%r" % p for p in LECCION[nombre].items()),
-                                 "sí" if una == dos else "no", dos["lista.txt"]) in tabla
-    assert tabla.count(" sí ") == 4 and tabla.count(" no ") == 1
     assert (e.herramienta.value, e.campos["ruta"].value, campos_a_la_vista(e)) == ("leer", "lista.txt", ["ruta"])
     assert "idempotente: una y dos ejecuciones dejan el mismo entorno" in visible(e.salida.value)
+    # La tabla de las cinco llamadas está una sola vez en la lección, en su celda: el explorador no la repite.
+    assert "Las cinco llamadas" not in e.html()
+    comparar = dict(FUNCIONES, añadir=añadir, añadir_y_fallar=añadir_y_fallar)
+    assert [valor for _, valor in e.herramienta.options] == list(comparar) == list(LECCION)
+    for nombre, f in comparar.items():
+        e.herramienta.value = nombre
+        una, dos = una_y_dos(_sin_lanzar(f), **LECCION[nombre])
+        assert visible(e.salida.value).startswith("Llamada: %s(%s) %s" % (
+            nombre, ", ".join("%s=%r" % p for p in LECCION[nombre].items()),
+            "idempotente" if una == dos else "no idempotente"))
+
+
+def _sin_lanzar(f):
+    def tragona(entorno, **argumentos):
+        try:
+            f(entorno, **argumentos)
+        except Exception:
+            pass
+    return tragona
+
+
+def test_añadir_y_fallar_cambia_el_entorno_aunque_falla_y_el_explorador_lo_dice():
+    e = explorador()
+    e.herramienta.value = "añadir_y_fallar"
+    salida = visible(e.salida.value)
+    assert ("añadir_y_fallar lanzó TimeoutError: el disco no ha confirmado la escritura en lista.txt "
+            "(en las tres ejecuciones)") in salida
+    assert "El entorno ha cambiado aunque la llamada falló" in salida and "Traceback" not in salida
+    assert "lista.txt pan, leche, patatas, tomates pan, leche, patatas, tomates, tomates" in salida
+    assert "no idempotente" in e.texto()
 
 
 def test_elegir_añadir_pone_sus_argumentos_y_no_es_idempotente():
@@ -169,8 +193,9 @@ def test_cada_widget_lleva_su_vista_y_sus_copias_en_html_y_en_texto():
         assert datos[VISTA]["model_id"] == widget.caja.model_id
         # Que se vea sola: estilos en línea, nada de scripts, hojas de estilo ni clases de fuera.
         assert not re.search(r"<script|<link|<style|class=", datos["text/html"])
+    e.herramienta.value = "añadir"
     copia = visible(e._repr_mimebundle_()["text/html"])
-    assert "Las cinco llamadas de la lección" in copia and "pan, leche, patatas, tomates, tomates" in copia
+    assert copia.startswith("Llamada: añadir(") and "pan, leche, patatas, tomates, tomates" in copia
     assert "añadir(ruta='lista.txt', contenido=', tomates'): no idempotente" in e._repr_mimebundle_()["text/plain"]
     copia = visible(v._repr_mimebundle_()["text/html"])
     assert copia.startswith("La traza del salmorejo Conversación sin roturas") and copia.endswith(FINAL)
@@ -188,7 +213,7 @@ def test_nbconvert_enseña_las_copias_de_un_cuaderno_ejecutado_con_un_nucleo_de_
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c) for c in [
         "from harness.salmorejo import INICIO, RESPUESTAS, VISTO\nfrom harness.widgets import explorador, visor",
-        "explorador()",
+        "e = explorador()\ne.herramienta.value = 'añadir'\ne",
         "visor(INICIO + [('asistente', RESPUESTAS[0]), ('usuario', VISTO[0])], 'El primer turno')",
     ]]
     # nbgrader ejecuta así, si su configuración no guarda el estado de los widgets (Execute.store_widget_state).
@@ -196,7 +221,7 @@ def test_nbconvert_enseña_las_copias_de_un_cuaderno_ejecutado_con_un_nucleo_de_
     assert all(VISTA in c.outputs[0]["data"] for c in nb.cells[1:])
     pagina, _ = HTMLExporter().from_notebook_node(nb)
     texto = visible(pagina)
-    assert "Las cinco llamadas de la lección" in texto and "pan, leche, patatas, tomates, tomates" in texto
+    assert "Llamada: añadir(" in texto and "pan, leche, patatas, tomates, tomates" in texto
     assert "El primer turno Conversación sin roturas" in texto
     assert "error de t1, que contesta a t1 → leer(rutas=['recetas/salmorejo.txt', 'lista.txt'])" in texto
     assert VISTA not in pagina

@@ -1,8 +1,9 @@
 """Pone en el cuaderno fuente las celdas del desafío tal como las corrige course/calificacion.py (idempotente).
 
-Puntos de cada celda ejecutar-*, comentarios de las pruebas ocultas, la celda ejecutar-sin-arreglos tras
-ejecutar-una-vez y la celda de la lista de comprobación (id `revisar`) tras la última ejecutar-*. No toca
-ninguna otra celda: sirve también para trasplantar el desafío a un cuaderno reescrito.
+Puntos de cada celda ejecutar-*, comentarios de las pruebas ocultas, la prueba visible de ejecutar-excepciones,
+la celda ejecutar-sin-arreglos tras ejecutar-una-vez y la celda de la lista de comprobación (id `revisar`)
+justo debajo de la respuesta, para que «Ejecutar todas las celdas» llegue a ella aunque falle una prueba.
+No toca ninguna otra celda: sirve también para trasplantar el desafío a un cuaderno reescrito.
 Uso: .venv/bin/python tools/celdas_del_desafio.py && make release
 """
 import nbformat
@@ -18,6 +19,35 @@ PUNTOS = {"ejecutar-salmorejo": 1, "ejecutar-esquema": 1, "ejecutar-excepciones"
 
 def oculta(nombre, comentario):
     return comentario + "### BEGIN HIDDEN TESTS\nfrom course.calificacion import comprobar\ncomprobar(\"%s\")\n### END HIDDEN TESTS" % nombre
+
+
+# Lo que ve y ejecuta el estudiante en una celda de prueba, tras la parte oculta (al corregir no se ejecuta:
+# la celda la decide course/calificacion.py). Con «except FileNotFoundError» no pasa.
+VISIBLES = {
+    "ejecutar-excepciones": '''
+# Prueba visible: leer, en un disco que falla al leer un fichero que sí existe, con excepciones que no son
+# FileNotFoundError. Tu ejecutar tiene que contestar igual: un error con el mensaje de la excepción, tal cual.
+from harness.ejercicios import NoPasa, en_prueba
+
+
+class DiscoQueFalla(dict):
+    """Los ficheros de ENTORNO en un disco que sabe cuáles hay, pero lanza `fallo` al leer cualquiera."""
+
+    def __init__(self, fallo):
+        super().__init__(ENTORNO)
+        self.fallo = fallo
+
+    def __getitem__(self, ruta):
+        raise self.fallo
+
+
+for fallo in (PermissionError("no tienes permiso para leer 'lista.txt'"), ValueError("lista.txt no está en UTF-8")):
+    observacion = en_prueba(ejecutar)(llamada("v1", "leer", ruta="lista.txt"), DiscoQueFalla(fallo))
+    if observacion != error("v1", str(fallo)):
+        raise NoPasa("cuando leer lanza %s, debería llegar %s\\ny ha llegado %s."
+                     % (type(fallo).__name__, muestra(error("v1", str(fallo))), muestra(observacion)))
+print("✔ Con PermissionError y con ValueError, tu ejecutar contesta con un error y el mensaje tal cual.")''',
+}
 
 
 COMENTARIOS = {
@@ -43,17 +73,17 @@ if "ejecutar-sin-arreglos" not in celdas:
 for grade_id, puntos in PUNTOS.items():
     celdas[grade_id].metadata["nbgrader"]["points"] = puntos
 for grade_id, comentario in COMENTARIOS.items():
-    celdas[grade_id].source = oculta(grade_id[len("ejecutar-"):], comentario)
+    celdas[grade_id].source = oculta(grade_id[len("ejecutar-"):], comentario) + VISIBLES.get(grade_id, "")
 
 LISTA = ("# La lista de comprobación: una línea ✔ o ✘ por cada cláusula del contrato de ejecutar, con casos\n"
          "# de muestra. Al corregir se usan las mismas comprobaciones con otros casos que no ves.\n"
          "from harness.revision import revisar\n\nrevisar(ejecutar)")
-ultima = max(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id", "").startswith("ejecutar-"))
-siguiente = nb.cells[ultima + 1]
-if siguiente.get("id") == "revisar":
-    siguiente.source = LISTA
-else:
+lista = next((c for c in nb.cells if c.get("id") == "revisar"), None)
+if lista is None:
     lista = new_code_cell(LISTA)
     lista.id = "revisar"
-    nb.cells.insert(ultima + 1, lista)
+else:
+    nb.cells.remove(lista)
+    lista.source = LISTA
+nb.cells.insert(nb.cells.index(celdas["ejecutar"]) + 1, lista)
 nbformat.write(nb, RUTA)

@@ -157,7 +157,18 @@ def completar_espanol(python):
         print(hecho.stdout + hecho.stderr)
 
 
+PYTHON_MINIMO = (3, 11)  # el de LEEME.md y pyproject.toml: con el que se prueba el curso
+
+
+def comprobar_python(version=sys.version_info):
+    """Sale con un mensaje en español si este Python es más antiguo que el que necesita el curso."""
+    if tuple(version[:2]) < PYTHON_MINIMO:
+        raise SystemExit("El curso necesita Python %d.%d o posterior, y este es Python %d.%d. Instala uno más "
+                         "reciente (python.org) y vuelve a escribir la orden con él." % (*PYTHON_MINIMO, *version[:2]))
+
+
 def main(argumentos):
+    comprobar_python()
     entorno = AQUI / ".venv"
     python = _python_del_entorno(entorno)
     instalado = entorno / ".instalado"

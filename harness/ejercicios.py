@@ -1,0 +1,166 @@
+"""Las comprobaciones al momento de la lección: los dos ejercicios y las pruebas visibles del desafío.
+
+Las de los ejercicios imprimen ✔ o lo primero que falla, y no lanzan nunca: con un ejercicio a
+medias, «Ejecutar todas las celdas» sigue hasta el final. Las del desafío sí paran, pero cuentan
+en pocas líneas qué ha pasado, sin la traza por dentro de `bucle`.
+"""
+
+import traceback
+
+from .bloques import error, muestra, resultado
+from .entorno import HERRAMIENTAS
+from .guionizado import FueraDelGuion, ModeloGuionizado, guion_de
+from .salmorejo import INICIO, RESPUESTAS, VISTO
+
+
+# Ejercicio 1: el mensaje que contesta a un turno de la conversación del salmorejo
+
+def comprobar_contestacion(n, mensaje):
+    """Compara `mensaje` con el que espera el guion del salmorejo tras el turno `n` (1, 2 o 3) e imprime el veredicto."""
+    if n not in (1, 2, 3):
+        print("✘ Solo los turnos 1, 2 y 3 tienen llamadas que contestar; has pedido el turno %r." % (n,))
+        return
+    print(_contestacion(n, mensaje))
+
+
+def _contestacion(n, mensaje):
+    llamadas = [b for b in RESPUESTAS[n - 1] if b["type"] == "tool_use"]
+    esperado = VISTO[n - 1]
+    if not isinstance(mensaje, list):
+        return "✘ El mensaje es una lista de bloques, uno por llamada, y has escrito %r." % (mensaje,)
+    if not mensaje or all(b is Ellipsis for b in mensaje):
+        return "✘ Aún no has escrito nada: cambia cada ... por un bloque hecho con error(...) o con resultado(...)."
+    if len(mensaje) != len(llamadas):
+        return ("✘ El turno %d tiene %s (%s) y tu mensaje, %s. Cada llamada recibe su observación, y todas van "
+                "en este mismo mensaje." % (n, _cuantas(len(llamadas), "llamada"), ", ".join(ll["id"] for ll in llamadas),
+                                            _cuantas(len(mensaje), "bloque")))
+    for k, (bloque, ll, bueno) in enumerate(zip(mensaje, llamadas, esperado), start=1):
+        pega = _pega(k, bloque, ll, bueno)
+        if pega:
+            return "✘ " + pega
+    # Lo último lo decide el propio modelo guionizado, ya en su turno n + 1: la conversación que espera
+    # entonces acaba en lo que debe contestar el harness; en su lugar le llega `mensaje`.
+    guion = guion_de(INICIO, RESPUESTAS, VISTO)
+    M = guion[n][0][:-1] + [("usuario", mensaje)]
+    try:
+        siguiente = ModeloGuionizado(guion[n:])(M, HERRAMIENTAS)
+    except FueraDelGuion as queja:
+        return "✘ El modelo guionizado no lo acepta:\n  " + str(queja).replace("\n", "\n  ")
+    return ("✔ Es el mensaje que espera el guion tras el turno %d. El modelo guionizado lo acepta y sigue con su "
+            "turno %d: %s" % (n, n + 1, " | ".join(muestra(b) for b in siguiente)))
+
+
+def _pega(k, bloque, ll, bueno):
+    """Lo primero que no encaja en el bloque `k` del mensaje, que contesta a la llamada `ll`; None si nada."""
+    if bloque is Ellipsis:
+        return "Te falta el bloque %d, el de %s: cambia sus ... por error(...) o por resultado(...)." % (k, ll["id"])
+    if not (isinstance(bloque, dict) and bloque.get("type") == "tool_result"):
+        return ("El bloque %d, %s, no es una observación: hazlo con error(id, contenido) o con "
+                "resultado(id, contenido)." % (k, muestra(bloque)))
+    if bloque.get("tool_use_id") != ll["id"]:
+        return ("El bloque %d contesta a %r, y debe contestar a %r, la %s llamada del turno: las observaciones van "
+                "en el orden de las llamadas, cada una con su id." % (k, bloque.get("tool_use_id"), ll["id"], _ORDEN[k - 1]))
+    if bloque.get("is_error") is not bueno["is_error"]:
+        if bueno["is_error"]:
+            return "La llamada %s ha fallado: su observación se hace con error, no con resultado." % muestra(ll)
+        return "La llamada %s ha salido bien: su observación se hace con resultado, no con error." % muestra(ll)
+    if bloque.get("content") != bueno["content"]:
+        if not bueno["is_error"]:
+            regla = "el contenido es lo que devuelve la herramienta, tal cual"
+        elif bueno["content"].startswith("no se ha ejecutado: "):
+            regla = "la llamada no cumple su esquema: el contenido es «no se ha ejecutado: » y el motivo que da incumple"
+        else:
+            regla = "la herramienta ha lanzado una excepción: el contenido es su mensaje, tal cual (el del primer experimento)"
+        return "El contenido de la observación de %s no es el que toca: %s. Has escrito %r." % (
+            ll["id"], regla, bloque.get("content"))
+    return None
+
+
+_ORDEN = ("primera", "segunda", "tercera")
+
+
+def _cuantas(n, cosa):
+    return "%d %s%s" % (n, cosa, "" if n == 1 else "s")
+
+
+# Ejercicio 2: cuándo se puede repetir una llamada
+
+# (qué ha pasado, la observación, si la llamada es idempotente, si se puede repetir sin riesgo)
+CASOS_DE_LA_REGLA = [
+    ("añadir con un campo que falta", error("a1", "no se ha ejecutado: falta el campo 'contenido'"), False, True),
+    ("añadir_y_fallar, que escribió y después lanzó", error("a2", "el disco no ha confirmado la escritura en lista.txt"),
+     False, False),
+    ("añadir, que salió bien", resultado("a3", "lista.txt: 9 caracteres más (ahora tiene 28)"), False, False),
+    ("leer un fichero que no existe", error("l1", "no existe el fichero 'recetas/salmorejo.txt'"), True, True),
+    ("escribir, que salió bien", resultado("e1", "escritos 28 caracteres en lista.txt"), True, True),
+]
+
+
+def comprobar_regla(puede_repetirse):
+    """Prueba `puede_repetirse(observacion, idempotente)` con los casos de la lección e imprime una línea por caso."""
+    aciertos = 0
+    for que, observacion, idempotente, bueno in CASOS_DE_LA_REGLA:
+        try:
+            dice = puede_repetirse(observacion, idempotente)
+        except Exception as e:
+            print("✘ %s: tu función ha lanzado %s: %s" % (que, type(e).__name__, e))
+            continue
+        if dice is None:
+            print("✘ Tu función aún devuelve None: escribe la regla con un return que dé True o False.")
+            return
+        if bool(dice) is bueno:
+            aciertos += 1
+            print("✔ %s: %s" % (que, "se puede repetir" if bueno else "no se puede repetir sin riesgo"))
+        else:
+            print("✘ %s: tu regla dice que %s se puede repetir, y %s: %s." % (
+                que, "sí" if dice else "no", "sí" if bueno else "no", _por_que(observacion, idempotente, bueno)))
+    if aciertos == len(CASOS_DE_LA_REGLA):
+        print("\nTu regla acierta los %d casos." % aciertos)
+
+
+def _por_que(observacion, idempotente, bueno):
+    if idempotente:
+        return "una llamada idempotente se puede repetir siempre, porque la segunda vez deja lo mismo que la primera"
+    if bueno:
+        return "«no se ha ejecutado: » asegura que la función no llegó a ejecutarse, así que no hay nada que duplicar"
+    if observacion["is_error"]:
+        return "el error salió durante la ejecución, y la función pudo dejar hecho su trabajo antes de fallar"
+    return "la llamada ya ha hecho su trabajo, y repetirla lo haría otra vez"
+
+
+# Las pruebas visibles del desafío
+
+class NoPasa(AssertionError):
+    """Una prueba visible que no pasa. IPython la enseña en pocas líneas, sin traza."""
+
+    def _render_traceback_(self):
+        return ["\x1b[0;31m✘ No pasa:\x1b[0m " + str(self).replace("\n", "\n  ")]
+
+
+class Escapada(NoPasa):
+    """Una excepción que ha salido de `ejecutar`."""
+
+
+def en_prueba(ejecutar):
+    """`ejecutar` tal cual, salvo que, si deja salir una excepción, lanza Escapada: cuál, con qué llamada y dónde."""
+    def a_prueba(llamada, entorno):
+        try:
+            return ejecutar(llamada, entorno)
+        except Exception as e:
+            raise Escapada(_escapada(e, llamada, ejecutar)) from e
+    return a_prueba
+
+
+def _escapada(e, llamada, ejecutar):
+    if isinstance(e, NotImplementedError):
+        return ("tu ejecutar aún está sin escribir: con la llamada %s lanza NotImplementedError. Escribe tu parte "
+                "en la celda del desafío, en lugar de la línea del raise." % muestra(llamada))
+    return ("tu ejecutar ha dejado salir %s: %s\ncon la llamada %s%s.\nejecutar no lanza nunca: lo que falla vuelve "
+            "como error(id, str(e))." % (type(e).__name__, e, muestra(llamada), _donde(e, ejecutar)))
+
+
+def _donde(e, ejecutar):
+    """En qué línea de la celda de `ejecutar` ha salido `e`, si se sabe."""
+    celda = getattr(getattr(ejecutar, "__code__", None), "co_filename", None)
+    suyas = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == celda and f.line]
+    return ", en la línea %d de tu celda: %s" % (suyas[-1].lineno, suyas[-1].line) if suyas else ""

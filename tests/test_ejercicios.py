@@ -1,0 +1,190 @@
+"""Los ejercicios de la lección y las pruebas visibles del desafío: lo que dicen, que no paran el cuaderno
+cuando no deben y que, cuando paran, lo cuentan sin traza (en un núcleo de verdad)."""
+
+import gc
+
+import nbformat
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nbclient import NotebookClient
+
+from harness import ENTORNO, FueraDelGuion, añadir_y_fallar, error, leer, listar, llamada, resultado, una_y_dos
+from harness.ejercicios import CASOS_DE_LA_REGLA, Escapada, NoPasa, comprobar_contestacion, comprobar_regla, en_prueba
+from harness.salmorejo import VISTO
+from referencia import ejecutar_a_medias, ejecutar_correcto
+
+@pytest.fixture(scope="module", autouse=True)
+def sin_el_contador_de_hypothesis():
+    """Hypothesis deja en gc.callbacks un contador para el resto de la sesión. La alarma con que
+    harness.vigilancia corta un ejecutar sin fin (en test_revision) puede saltar dentro de él, y ahí
+    Python la ignora con un aviso: se quita al acabar este módulo."""
+    antes = list(gc.callbacks)
+    yield
+    gc.callbacks[:] = antes
+
+
+BUENO_TRAS_EL_2 = [error("t2", "no existe el fichero 'recetas/salmorejo.txt'"), resultado("t3", leer(ENTORNO, "lista.txt"))]
+
+
+def dice(capsys, n, mensaje):
+    comprobar_contestacion(n, mensaje)
+    return capsys.readouterr().out
+
+
+# Ejercicio 1
+
+def test_el_mensaje_bueno_lo_acepta_el_propio_modelo_guionizado(capsys):
+    salida = dice(capsys, 2, BUENO_TRAS_EL_2)
+    assert salida.startswith("✔ Es el mensaje que espera el guion tras el turno 2")
+    assert "sigue con su turno 3: t4 → listar(carpeta='recetas/')" in salida
+    for n in (1, 3):
+        assert dice(capsys, n, list(VISTO[n - 1])).startswith("✔")
+
+
+@pytest.mark.parametrize("mensaje, pista", [
+    ([..., ...], "Aún no has escrito nada"),
+    ([], "Aún no has escrito nada"),
+    ("t2, t3", "El mensaje es una lista de bloques"),
+    ([BUENO_TRAS_EL_2[0]], "El turno 2 tiene 2 llamadas (t2, t3) y tu mensaje, 1 bloque"),
+    (BUENO_TRAS_EL_2[::-1], "debe contestar a 't2', la primera llamada del turno"),
+    ([BUENO_TRAS_EL_2[0], ...], "Te falta el bloque 2, el de t3"),
+    ([resultado("t2", "no existe el fichero 'recetas/salmorejo.txt'"), BUENO_TRAS_EL_2[1]],
+     "ha fallado: su observación se hace con error"),
+    ([BUENO_TRAS_EL_2[0], error("t3", "pan, leche, patatas")], "ha salido bien: su observación se hace con resultado"),
+    ([error("t2", "FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'"), BUENO_TRAS_EL_2[1]],
+     "el contenido es su mensaje, tal cual"),
+    ([BUENO_TRAS_EL_2[0], resultado("t3", "lista.txt")], "el contenido es lo que devuelve la herramienta, tal cual"),
+    ([BUENO_TRAS_EL_2[0], dict(BUENO_TRAS_EL_2[1], visto=True)], "El modelo guionizado no lo acepta"),
+    ([BUENO_TRAS_EL_2[0], "pan, leche, patatas"], "no es una observación"),
+])
+def test_cada_equivocacion_del_ejercicio_1_tiene_su_pista(capsys, mensaje, pista):
+    salida = dice(capsys, 2, mensaje)
+    assert salida.startswith("✘") and pista in salida, salida
+    if "no lo acepta" not in salida:  # la pista no da la respuesta: ningún contenido que no hayas escrito tú
+        assert not [b["content"] for b in VISTO[1] if b["content"] not in repr(mensaje) and b["content"] in salida]
+
+
+def test_el_contenido_de_un_error_de_esquema_tiene_su_propia_pista(capsys):
+    salida = dice(capsys, 1, [error("t1", "falta el campo 'ruta'")])
+    assert "«no se ha ejecutado: » y el motivo que da incumple" in salida
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(-2, 6), mensaje=st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8) | st.just(...),
+    lambda hijos: st.lists(hijos, max_size=3) | st.dictionaries(
+        st.sampled_from(["type", "tool_use_id", "content", "is_error", "x"]), hijos, max_size=4), max_leaves=8))
+def test_el_ejercicio_1_no_lanza_nunca_y_contesta_con_una_linea_de_veredicto(n, mensaje):
+    """Con «Ejecutar todas las celdas», un ejercicio a medio hacer no puede parar el cuaderno."""
+    import contextlib
+    import io
+
+    salida = io.StringIO()
+    with contextlib.redirect_stdout(salida):
+        comprobar_contestacion(n, mensaje)
+    assert salida.getvalue().startswith(("✔", "✘"))
+    assert salida.getvalue().startswith("✔") == (n in (1, 2, 3) and mensaje == VISTO[n - 1]
+                                                   and _mismos_tipos(mensaje, VISTO[n - 1]))
+
+
+def _mismos_tipos(a, b):
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return all(_mismos_tipos(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return all(_mismos_tipos(x, y) for x, y in zip(a, b))
+    return True
+
+
+# Ejercicio 2
+
+def regla(observacion, idempotente):
+    return idempotente or (observacion["is_error"] and observacion["content"].startswith("no se ha ejecutado: "))
+
+
+def test_la_regla_buena_acierta_los_cinco_casos(capsys):
+    comprobar_regla(regla)
+    salida = capsys.readouterr().out
+    assert salida.count("✔ ") == len(CASOS_DE_LA_REGLA) == 5 and "✘" not in salida
+    assert salida.rstrip().endswith("Tu regla acierta los 5 casos.")
+
+
+def test_los_casos_de_la_regla_son_los_de_la_leccion():
+    """El caso de añadir_y_fallar es su error de verdad, y los idempotentes lo son según una_y_dos."""
+    try:
+        añadir_y_fallar(dict(ENTORNO), "lista.txt", ", tomates")
+    except TimeoutError as e:
+        lanzado = str(e)
+    assert error("a2", lanzado) in [o for _, o, _, _ in CASOS_DE_LA_REGLA]
+    una, dos = una_y_dos(listar, carpeta="recetas/")
+    assert una == dos
+
+
+@pytest.mark.parametrize("mala, cuantas_mal, pista", [
+    (lambda o, i: True, 2, "el error salió durante la ejecución"),
+    (lambda o, i: i, 1, "«no se ha ejecutado: » asegura que la función no llegó a ejecutarse"),
+    (lambda o, i: i or not o["is_error"], 2, "la llamada ya ha hecho su trabajo"),
+    (lambda o, i: o["cosa"], 5, "tu función ha lanzado KeyError"),
+])
+def test_cada_regla_equivocada_dice_en_que_casos_y_por_que(capsys, mala, cuantas_mal, pista):
+    comprobar_regla(mala)
+    salida = capsys.readouterr().out
+    assert salida.count("✘ ") == cuantas_mal and pista in salida, salida
+    assert "acierta los" not in salida
+
+
+def test_la_regla_sin_escribir_lo_dice_una_vez_y_no_lanza(capsys):
+    def puede_repetirse(observacion, idempotente):
+        ...
+
+    comprobar_regla(puede_repetirse)
+    assert capsys.readouterr().out == "✘ Tu función aún devuelve None: escribe la regla con un return que dé True o False.\n"
+
+
+# Las pruebas visibles del desafío
+
+def test_en_prueba_deja_pasar_lo_que_contesta_ejecutar():
+    ll = llamada("t2", "leer", ruta="recetas/salmorejo.txt")
+    assert en_prueba(ejecutar_correcto)(ll, dict(ENTORNO)) == ejecutar_correcto(ll, dict(ENTORNO))
+
+
+def test_lo_que_se_escapa_de_ejecutar_dice_que_con_que_llamada_y_en_que_linea():
+    with pytest.raises(Escapada) as fallo:
+        en_prueba(ejecutar_a_medias)(llamada("t2", "leer", ruta="recetas/salmorejo.txt"), dict(ENTORNO))
+    texto = str(fallo.value)
+    assert texto.startswith("tu ejecutar ha dejado salir FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'")
+    assert "con la llamada t2 → leer(ruta='recetas/salmorejo.txt'), en la línea" in texto
+    assert "return resultado(ll[\"id\"], FUNCIONES[ll[\"name\"]](entorno, **ll[\"input\"]))" in texto
+    assert isinstance(fallo.value.__cause__, FileNotFoundError)
+    assert fallo.value._render_traceback_()[0].startswith("\x1b[0;31m✘ No pasa:\x1b[0m tu ejecutar")
+
+    def sin_escribir(llamada, entorno):
+        raise NotImplementedError("falta tu respuesta")
+
+    with pytest.raises(Escapada, match="tu ejecutar aún está sin escribir: con la llamada t1"):
+        en_prueba(sin_escribir)(llamada("t1", "leer", ruta="lista.txt"), dict(ENTORNO))
+
+
+def test_las_quejas_se_ven_sin_traza_en_un_nucleo_de_verdad():
+    """IPython enseña FueraDelGuion, Escapada y NoPasa con su _render_traceback_: unas líneas, sin traza."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in [
+        "from harness import *\nfrom harness.ejercicios import NoPasa, en_prueba\nfrom harness.salmorejo import *",
+        "bucle(ModeloGuionizado(guion_de(INICIO, RESPUESTAS, VISTO)), INICIO, dict(ENTORNO), 10,\n"
+        "      lambda ll, e: resultado(ll['id'], 'lo que sea'))",
+        "def ejecutar(ll, entorno):\n    return FUNCIONES[ll['name']](entorno, **ll['input'])\n\n"
+        "en_prueba(ejecutar)(llamada('t2', 'leer', ruta='no.txt'), dict(ENTORNO))",
+        "raise NoPasa('cuando leer lanza X, debería llegar esto\\ny ha llegado aquello.')",
+    ]]
+    NotebookClient(nb, kernel_name="python3", timeout=60, allow_errors=True).execute()
+    errores = [[o for o in c.outputs if o.output_type == "error"] for c in nb.cells[1:]]
+    assert [e[0].ename for e in errores] == ["FueraDelGuion", "Escapada", "NoPasa"]
+    for (salida,) in errores:
+        traza = "\n".join(salida.traceback)
+        assert "Traceback" not in traza and "File " not in traza and "bucle.py" not in traza, traza
+        assert len(traza.splitlines()) <= 8, traza
+    assert "✘ Queja del modelo guionizado" in errores[0][0].traceback[0]
+    assert "turno 1: lo que ha contestado el harness" in errores[0][0].traceback[0]
+    assert "en la línea 2 de tu celda: return FUNCIONES" in errores[1][0].traceback[0]
