@@ -8,6 +8,7 @@ y quien cuenta lo que le pasa.
 
 import builtins
 import json
+import linecache
 import os
 import sys
 from collections.abc import MutableMapping
@@ -139,11 +140,16 @@ def _corre(nombre, argumentos, entorno):
         _EN_CURSO[0]._op("corre", nombre, argumentos, entorno is _EN_CURSO[0])
 
 
+RESPUESTA = "<tu respuesta>"  # el nombre de fichero del código de la respuesta, en sus trazas
+
+
 def _espacio(codigo):
     """El espacio de nombres del cuaderno antes de la respuesta, y la respuesta ejecutada en él."""
     espacio = {"__name__": "__main__"}
     exec("from harness import *\nfrom harness.salmorejo import INICIO, RESPUESTAS, VISTO, FINAL", espacio)
-    exec(compile(codigo, "<tu respuesta>", "exec"), espacio)
+    # Con sus líneas a mano, una excepción de la respuesta puede decir en qué línea ha saltado.
+    linecache.cache[RESPUESTA] = (len(codigo), None, codigo.splitlines(True), RESPUESTA)
+    exec(compile(codigo, RESPUESTA, "exec"), espacio)
     return espacio
 
 
@@ -153,7 +159,7 @@ def main():
     sys.setrecursionlimit(3000)
     espacio = None
     import harness.salmorejo  # noqa: F401 (cargado ya, el tope de la carga de una respuesta es solo para ella)
-    from harness.vigilancia import vigilar
+    from harness.vigilancia import origen, vigilar
     vigilar([], _corre)  # para toda la vida de la jaula: el código del estudiante ve ya las herramientas vigiladas
     canal.enviar({"listo": True})
     while True:
@@ -174,6 +180,13 @@ def main():
                 _EN_CURSO[:] = [EntornoRemoto(canal)]
                 try:
                     obs = ejecutar(decodificar(orden["llamada"]), _EN_CURSO[0])
+                except Exception as e:  # con la línea de la respuesta que la ha lanzado, si es suya
+                    try:
+                        donde = origen(e, RESPUESTA)
+                    except BaseException:
+                        donde = None
+                    canal.enviar({"excepcion": dict(de_excepcion(e), origen=donde)})
+                    continue
                 finally:
                     _EN_CURSO.clear()
                 canal.enviar({"devuelve": codificar(obs)})
