@@ -236,7 +236,7 @@ def html_del_informe(datos, raiz):
 
     partes.append("<h2>Cuestionario: qué ha elegido la clase</h2>")
     if datos["elecciones"]:
-        partes.append("<p>En verde, la respuesta correcta. En la pregunta de varias respuestas, cada opción "
+        partes.append("<p>En verde y con ✔, la respuesta correcta. En la pregunta de varias respuestas, cada opción "
                       "marcada cuenta por separado. Con el cuestionario formativo (0 puntos) cuenta lo último que "
                       "cada estudiante comprobó con «Comprobar» en el cuaderno que entregó; «(sin contestar)», "
                       "si no comprobó esa pregunta.</p>")
@@ -247,7 +247,8 @@ def html_del_informe(datos, raiz):
                        grafica_de_barras([_rotulo_de_opcion(pregunta, o)[:60] for o in opciones],
                                          [cuenta[o] for o in opciones],
                                          [VERDE if o in correcta else GRIS for o in opciones], "estudiantes"),
-                       "<p class='cuenta'>%s</p>" % " · ".join("%s: %d" % (_e(o), cuenta[o]) for o in opciones)]
+                       "<p class='cuenta'>%s</p>" % " · ".join("%s%s: %d" % ("✔ " if o in correcta else "", _e(o), cuenta[o])
+                                                               for o in opciones)]
     else:
         partes.append("<p>No se han encontrado respuestas del cuestionario en los cuadernos corregidos.</p>")
 

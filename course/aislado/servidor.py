@@ -143,13 +143,13 @@ def _corre(nombre, argumentos, entorno):
 RESPUESTA = "<tu respuesta>"  # el nombre de fichero del código de la respuesta, en sus trazas
 
 
-def _espacio(codigo):
+def _espacio(codigo, archivo=RESPUESTA):
     """El espacio de nombres del cuaderno antes de la respuesta, y la respuesta ejecutada en él."""
     espacio = {"__name__": "__main__"}
     exec("from harness import *\nfrom harness.salmorejo import INICIO, RESPUESTAS, VISTO, FINAL", espacio)
     # Con sus líneas a mano, una excepción de la respuesta puede decir en qué línea ha saltado.
-    linecache.cache[RESPUESTA] = (len(codigo), None, codigo.splitlines(True), RESPUESTA)
-    exec(compile(codigo, RESPUESTA, "exec"), espacio)
+    linecache.cache[archivo] = (len(codigo), None, codigo.splitlines(True), archivo)
+    exec(compile(codigo, archivo, "exec"), espacio)
     return espacio
 
 
@@ -170,7 +170,7 @@ def main():
                 canal.enviar({"hecho": True})
             elif "valor" in orden:
                 nombre = orden["nombre"]
-                valores = _espacio(orden["valor"])
+                valores = _espacio(orden["valor"], "<tu celda %s>" % nombre)  # otra celda: no pisa las líneas de ejecutar
                 canal.enviar({"devuelve": codificar(valores[nombre])} if nombre in valores else {"falta": nombre})
             elif "llamada" in orden:
                 ejecutar = espacio.get("ejecutar") if espacio else None
