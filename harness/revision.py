@@ -130,7 +130,11 @@ def avisa(llamar, casos):
     for ll, fallo in casos:
         try:
             obs = llamar(ll, Espia(fallo=fallo))
-        except Exception:  # también un NoCumple: aquí solo se busca la que sí avise
+        except NoCumple as e:
+            if not e.diagnostico:  # no se ha podido probar (se ha acabado el tiempo de todas): que se diga eso
+                raise
+            continue  # no contesta a esta: aquí solo se busca la que sí avise
+        except Exception:
             continue
         lanza = str(_lo_que_da(ll, fallo=fallo)[1])  # lo que lanza la herramienta (también sin cumplir el esquema)
         motivo = incumple(ll)
@@ -330,6 +334,11 @@ def _pasa(clausula, *argumentos):
         return e
 
 
+def _sin_la_idea(hechas):
+    """Si una clase de fallo nunca vuelve como error (y no es que no se haya podido probar)."""
+    return getattr(hechas.get("avisa"), "diagnostico", None) == "nunca-avisa"
+
+
 def _paga_en_su_casa(hecha, nombre):
     return isinstance(hecha, NoCumple) and hecha.diagnostico and DIAGNOSTICOS[hecha.diagnostico].casa == nombre
 
@@ -350,7 +359,7 @@ def repasar(llamar, casos):
     pagan = [n for n, h in hechas.items() if _paga_en_su_casa(h, n)]
     for nombre in CONVERSACIONES:
         hecha = _pasa(CLAUSULAS[nombre], llamar, casos[nombre])
-        if isinstance(hecha, NoCumple) and pagan and not isinstance(hechas["avisa"], NoCumple):
+        if isinstance(hecha, NoCumple) and pagan and not _sin_la_idea(hechas):
             otra_vez = _pasa(CLAUSULAS[nombre], llamar, casos[nombre], pagan)
             hecha.arreglada = None if isinstance(otra_vez, NoCumple) else pagan
         hechas[nombre] = hecha
@@ -376,7 +385,7 @@ def reglas(hechas):
        puntúa. Una conversación puntúa si falla solo por equivocaciones que ya restan en su casa: con
        sus llamadas arregladas llega a su final.
     """
-    puerta, idea = hechas["contesta"], hechas.get("avisa")
+    puerta = hechas["contesta"]
     if isinstance(puerta, NoCumple):
         d = puerta.diagnostico
         texto = ("Sin respuesta no hay puntos en el desafío.\n" if d in SIN_RESPUESTA else
@@ -389,7 +398,7 @@ def reglas(hechas):
         return veredictos
     veredictos = {}
     for nombre, hecha in hechas.items():
-        sin_la_idea = isinstance(idea, NoCumple) and nombre in DE_LOS_FALLOS
+        sin_la_idea = _sin_la_idea(hechas) and nombre in DE_LOS_FALLOS
         d = hecha.diagnostico if isinstance(hecha, NoCumple) else None
         if sin_la_idea:
             veredictos[nombre] = Veredicto(False, _sin_puntos("nunca-avisa") + (
@@ -409,7 +418,9 @@ def reglas(hechas):
 
 
 def _sin_puntos(diagnostico):
-    return "Sin puntos, por «%s»." % (DIAGNOSTICOS[diagnostico].etiqueta if diagnostico else "no se puede revisar")
+    if not diagnostico:
+        return "Sin puntos: tu ejecutar no contesta a las llamadas básicas."
+    return "Sin puntos, por «%s»." % DIAGNOSTICOS[diagnostico].etiqueta
 
 
 def _y(cosas):
@@ -455,7 +466,7 @@ def revisar(ejecutar, casos=MUESTRA, segundos=SEGUNDOS):
     grupos = {}  # las que no puntúan solo por lo que ya dice otra: una línea para todas
     for nombre in CLAUSULAS:
         v = veredictos[nombre]
-        if v.por and v.texto == _sin_puntos(v.diagnosticos[-1]):
+        if v.por and v.texto == _sin_puntos((v.diagnosticos or [None])[-1]):
             grupos.setdefault(v.por, []).append(nombre)
     for nombre, clausula in CLAUSULAS.items():
         v = veredictos[nombre]
