@@ -172,10 +172,11 @@ def test_el_informe_muestra_los_diagnosticos_del_corrector(clase, tmp_path):
 
 
 def test_el_informe_cuenta_estudiantes_y_no_celdas(clase):
-    """Bruno entrega el código de partida: una equivocación suya, aunque le quite los puntos de las ocho celdas."""
+    """Bruno entrega el código de partida, y la rota se corrige como sin contestar: una equivocación de cada
+    uno, aunque les quite los puntos de las ocho celdas."""
     raiz, _, _ = clase
     html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
-    assert re.search(r"<code>sin-empezar</code></td><td>[^<]*</td><td class=\"n\">1</td><td>bruno</td>", html), html
+    assert re.search(r"<code>sin-empezar</code></td><td>[^<]*</td><td class=\"n\">2</td><td>bruno, rota</td>", html)
 
 
 def test_el_informe_marca_la_respuesta_correcta(clase):

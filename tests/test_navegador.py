@@ -256,7 +256,7 @@ def comprobar_lo_comprobado(cuaderno):
     from course.cuestionario import PREGUNTAS, respuestas_del_cuaderno
 
     leidas = respuestas_del_cuaderno(nbformat.read(cuaderno, as_version=4))
-    assert leidas == dict(dict.fromkeys(PREGUNTAS), **{1: PREGUNTAS[1]["correcta"]}), leidas
+    assert leidas == {**dict.fromkeys(PREGUNTAS), 1: PREGUNTAS[1]["correcta"]}, leidas
 
 
 def comprobar_widgets(pagina, curso, ruta):
