@@ -2,9 +2,9 @@
 
 Las cláusulas y las reglas de la nota están definidas una sola vez, en `harness.revision`, que es
 también la lista de comprobación que el estudiante ejecuta con `revisar(ejecutar)`: `repasar` pasa
-cada cláusula y `reglas` decide cuáles puntúan (sin respuesta no hay puntos; sin avisar de ningún
-fallo, las cláusulas de los fallos no puntúan; una equivocación resta una vez, en su casa). Aquí
-están los casos ocultos, que el estudiante no ve, y cómo llega cada veredicto a su celda.
+cada cláusula y `reglas` decide cuáles puntúan (sin respuesta no hay puntos; si una clase de fallo
+nunca vuelve como error, las cláusulas de los fallos no puntúan; una equivocación resta una vez, en
+su casa). Aquí están los casos ocultos, que el estudiante no ve, y cómo llega cada veredicto a su celda.
 
 Cada celda oculta llama a `comprobar(nombre)`: si puntúa, imprime una línea con ✔; si no, lanza
 `Suspenso` con el motivo en español y la equivocación, si se reconoce. Lo que explica varias celdas

@@ -125,7 +125,7 @@ def contesta(llamar, casos):
 
 
 def avisa(llamar, casos):
-    """Los dos fallos vuelven como error: is_error True y el motivo del esquema o el mensaje de la excepción."""
+    """Las dos clases de fallo vuelven como error: is_error True y el motivo del esquema o el mensaje de la excepción."""
     avisados = set()
     for ll, fallo in casos:
         try:
@@ -145,7 +145,7 @@ def avisa(llamar, casos):
     if callados:
         raise NoCumple("Ninguna %s vuelve como un error que diga qué ha pasado. Probadas: %s."
                        % (" ni ninguna ".join(callados), ", ".join(muestra(ll) for ll, _ in casos)), "nunca-avisa")
-    return "los dos fallos vuelven como error, y dicen qué ha pasado"
+    return "las dos clases de fallo vuelven como error y dicen qué ha pasado"
 
 
 _FALLOS = {"esquema": "llamada que no cumple su esquema", "ejecucion": "llamada cuya herramienta lanza una excepción"}

@@ -113,8 +113,11 @@ def _sitio(archivo, linea):
         arbol = ast.parse("".join(linecache.getlines(archivo)))
     except (SyntaxError, ValueError):
         return "fuera"
-    dentro = lambda nodos: any(n.lineno <= linea <= n.end_lineno for n in nodos)  # noqa: E731
-    tries = [n for n in ast.walk(arbol) if isinstance(n, ast.Try)]
+
+    def dentro(nodos):
+        return any(n.lineno <= linea <= n.end_lineno for n in nodos)
+
+    tries = [n for n in ast.walk(arbol) if isinstance(n, (ast.Try, getattr(ast, "TryStar", ast.Try)))]
     if any(dentro(t.handlers) for t in tries):
         return "except"
     return "try" if any(dentro(t.body) for t in tries) else "fuera"
@@ -128,9 +131,9 @@ def _apunta(entorno, nombre, argumentos, usado):
 def sin_terminar(ll, entorno, segundos):
     """El NoCumple de una llamada que no termina a tiempo: si la herramienta ha corrido más de una vez, reintenta."""
     veces = len(getattr(entorno, "corridas", []))
-    return NoCumple("ejecutar no ha terminado en %s segundos con la llamada %s%s.\nLa herramienta se ejecuta una vez "
-                    "como mucho." % (("%g" % segundos).replace(".", ","), muestra(ll),
-                                     ", y la herramienta ha corrido %d veces" % veces if veces > 1 else ""),
+    tiempo = "1 segundo" if segundos == 1 else "%s segundos" % ("%g" % segundos).replace(".", ",")
+    return NoCumple("ejecutar no ha terminado en %s con la llamada %s%s.\nLa herramienta se ejecuta una vez "
+                    "como mucho." % (tiempo, muestra(ll), ", y la herramienta ha corrido %d veces" % veces if veces > 1 else ""),
                     "reintenta" if veces > 1 else "no-termina")
 
 

@@ -11,9 +11,9 @@ parar la corrección de toda la clase (una celda duplicada, jupyter/nbgrader#108
   se toma de la entrega el código de cada celda de respuesta, buscada por su `grade_id`, y lo que
   han guardado los widgets del cuestionario formativo (validado, a los metadatos: no puntúa, lo
   lee el informe de la clase). Nada más de la entrega (metadatos, salidas, celdas añadidas, orden)
-  llega a la corrección. Lo que se ha
-  tenido que decidir (una respuesta duplicada, movida, convertida en texto, perdida) se le dice al
-  estudiante en una celda de avisos al principio de su retroalimentación, y en el registro.
+  llega a la corrección. Lo que se ha tenido que decidir (una respuesta duplicada, movida,
+  convertida en texto, perdida) se le dice al estudiante en una celda de avisos al principio de su
+  retroalimentación, y en el registro.
 - `instalar()` hace que `nbgrader autograde` aparte, con una línea clara en la salida, las carpetas
   que nbgrader no sabe manejar, y que no copie a `autograded/` los demás ficheros de la entrega.
 """
