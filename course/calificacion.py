@@ -1,32 +1,29 @@
 """Las comprobaciones que corrigen `ejecutar`, una por celda de prueba `ejecutar-*` del cuaderno.
 
-Las cláusulas están definidas una sola vez, en `harness.revision`, que es también la lista de
-comprobación que el estudiante ejecuta con `revisar(ejecutar)`. Aquí están los casos ocultos, que
-el estudiante no ve, y las reglas de la nota:
+Las cláusulas y las reglas de la nota están definidas una sola vez, en `harness.revision`, que es
+también la lista de comprobación que el estudiante ejecuta con `revisar(ejecutar)`: `repasar` pasa
+cada cláusula y `reglas` decide cuáles puntúan (sin respuesta no hay puntos; si una clase de fallo
+nunca vuelve como error, las cláusulas de los fallos no puntúan; una equivocación resta una vez, en
+su casa). Aquí están los casos ocultos, que el estudiante no ve, y cómo llega cada veredicto a su celda.
 
-- Sin respuesta no hay puntos: si `ejecutar` no contesta con un tool_result a unas llamadas
-  básicas (una buena, una que no cumple su esquema, una cuya herramienta falla), todas las celdas
-  suspenden con el mismo motivo. Así el código de partida, o un `return None`, no puntúa.
-- Cada equivocación reconocida tiene un nombre (`DIAGNOSTICOS`) y resta en una sola celda, la de
-  su cláusula. Las dos celdas de conversaciones enteras (salmorejo y guiones) no vuelven a restar
-  lo que ya resta una cláusula: si fallan por una equivocación reconocida, lo dicen y puntúan.
-
-Cada celda oculta llama a `comprobar(nombre)`: si se cumple, imprime una línea con ✔; si no, lanza
-`Suspenso` con el motivo en español y la equivocación, si se reconoce.
+Cada celda oculta llama a `comprobar(nombre)`: si puntúa, imprime una línea con ✔; si no, lanza
+`Suspenso` con el motivo en español y la equivocación, si se reconoce. Lo que explica varias celdas
+a la vez se dice entero una sola vez, en la primera de ellas; las demás remiten a esa.
 """
 
 import sys
 import weakref
 
 from harness import ENTORNO, error, llamada, resultado, texto
-from harness.revision import CLAUSULAS, DIAGNOSTICOS as _EXPLICADOS, SALMOREJO, NoCumple, probar
+from harness.diagnosticos import DIAGNOSTICOS as _EXPLICADOS
+from harness.revision import CLAUSULAS, PRUEBAS, SALMOREJO, NoCumple, probar, repasar, reglas
 from harness.salmorejo import INICIO
 
 from course.grabaciones import conversaciones_grabadas
 from course.limites import ALARMA as SEGUNDOS  # tope de respaldo de una llamada a ejecutar (course/limites.py)
 
 # Nombre de cada equivocación → una línea para los informes de la clase.
-DIAGNOSTICOS = {nombre: etiqueta for nombre, (etiqueta, _) in _EXPLICADOS.items()}
+DIAGNOSTICOS = {nombre: d.etiqueta for nombre, d in _EXPLICADOS.items()}
 
 
 class Suspenso(NoCumple):
@@ -34,6 +31,7 @@ class Suspenso(NoCumple):
 
     def __init__(self, mensaje, diagnosticos=()):
         AssertionError.__init__(self, mensaje)
+        self.motivo = mensaje
         self.diagnosticos = list(diagnosticos)
         self.diagnostico = self.diagnosticos[0] if self.diagnosticos else None
 
@@ -55,6 +53,11 @@ CASOS = {
     # Las llamadas básicas: sin un tool_result para cada una, no hay puntos en ninguna celda.
     "contesta": [llamada("p1", "leer", ruta="lista.txt"), llamada("p2", "leer", rutas=["lista.txt"]),
                  llamada("p3", "leer", ruta="recetas/salmorejo.txt")],
+    # Llamadas que fallan, de las dos clases: si una clase nunca vuelve como error que diga qué ha pasado,
+    # las cláusulas de los fallos no puntúan.
+    "avisa": [(llamada("v1", "leer", rutas=["lista.txt"]), None), (llamada("v2", "borrar", ruta="lista.txt"), None),
+              (llamada("v3", "leer", ruta="recetas/salmorejo.txt"), None),
+              (llamada("v4", "escribir", ruta="lista.txt", contenido="pan"), OSError(28, "no queda espacio en el disco"))],
     "salmorejo": SALMOREJO,
     "esquema": [llamada("e1", "leer", rutas=["lista.txt"]), llamada("e2", "borrar", ruta="lista.txt"),
                 llamada("e3", "escribir", ruta="lista.txt", contenido=["tomates"]),
@@ -109,64 +112,57 @@ CASOS = {
 # Y una conversación más por cada guion grabado con un modelo de verdad en course/guiones/ (course/grabaciones.py).
 CASOS["guiones"] += conversaciones_grabadas()
 
-# Las celdas ejecutar-* y sus cláusulas. Las de conversaciones enteras no restan dos veces.
-COMPROBACIONES = {nombre: CLAUSULAS[nombre] for nombre in
-                  ("salmorejo", "esquema", "excepciones", "una-vez", "sin-arreglos", "resultados", "escrituras", "guiones")}
-_ENTERAS = {"salmorejo", "guiones"}
-# Dónde resta cada equivocación de una cláusula; las demás (no contestar) restan donde ocurren.
-CASA = {d: celda for celda, diagnosticos in {
-    "esquema": ["ejecuta-sin-esquema", "motivo-sin-prefijo", "motivo-cambiado"],
-    "excepciones": ["captura-solo-un-tipo", "contenido-repr", "prefijo-en-el-mensaje", "no-se-ha-ejecutado-al-fallar",
-                    "error-como-resultado", "contenido-no-es-texto", "mensaje-cambiado"],
-    "una-vez": ["reintenta", "ejecuta-dos-veces"],
-    "sin-arreglos": ["arregla-la-llamada"],
-    "resultados": ["resultado-cambiado", "vacio-es-error"],
-    "escrituras": ["trabaja-en-una-copia"],
-}.items() for d in diagnosticos}
+COMPROBACIONES = PRUEBAS  # las celdas ejecutar-*, en su orden
 
-_VEREDICTOS = weakref.WeakKeyDictionary()  # ejecutar → {cláusula: (texto, diagnóstico o None si se cumple)}
+_VEREDICTOS = weakref.WeakKeyDictionary()  # ejecutar → {cláusula: Veredicto}
 
 
-def _clausula(nombre, ejecutar):
-    """(frase de ✔, None) si `ejecutar` cumple la cláusula con los casos ocultos; si no, (motivo, diagnóstico)."""
+def veredictos(ejecutar):
+    """{cláusula: Veredicto} de `ejecutar` con los casos ocultos y las reglas de harness.revision.
+
+    Se calcula una vez por respuesta, en la primera celda que lo pide; si el cálculo falla, las demás
+    celdas reciben el mismo fallo, sin repetirlo."""
     dueño = getattr(ejecutar, "__self__", ejecutar)  # el código en su jaula, o la función del cuaderno
     try:
-        hechos = _VEREDICTOS.setdefault(dueño, {})
+        hechos = _VEREDICTOS.get(dueño)
     except TypeError:
-        hechos = {}
-    if nombre not in hechos:
+        hechos, dueño = None, None
+    if hechos is None:
         try:
-            hechos[nombre] = (CLAUSULAS[nombre](lambda ll, e: probar(ejecutar, ll, e, SEGUNDOS), CASOS[nombre]), None)
-        except NoCumple as e:
-            hechos[nombre] = (str(e), e.diagnostico or "")
-    return hechos[nombre]
+            hechos = reglas(_repasar(ejecutar))
+        except Exception as e:
+            hechos = e
+        if dueño is not None:
+            _VEREDICTOS[dueño] = hechos
+    if isinstance(hechos, Exception):
+        raise hechos
+    return hechos
 
 
-def veredicto(nombre, ejecutar):
-    """(aprobada, texto, diagnósticos) de la celda `ejecutar-<nombre>`."""
+def _repasar(ejecutar):
     jaula = getattr(ejecutar, "__self__", None)
     # El código de la respuesta en su jaula (course.aislado) dice aparte si no se ha podido cargar.
     no_carga = jaula.cargar() if type(jaula).__module__ == "course.aislado.cliente" else None
     if no_carga:
-        return False, str(NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")), ["no-carga"]
-    texto_contesta, sin_respuesta = _clausula("contesta", ejecutar)
-    if sin_respuesta is not None:
-        return False, "Sin respuesta no hay puntos en el desafío. " + texto_contesta, [sin_respuesta] if sin_respuesta else []
-    frase, diagnostico = _clausula(nombre, ejecutar)
-    if diagnostico is None:
-        return True, frase, []
-    if nombre in _ENTERAS:
-        ajenos = [(d, CASA[d]) for d in (_clausula(o, ejecutar)[1] for o in COMPROBACIONES if o not in _ENTERAS)
-                  if d in CASA]
-        if ajenos:
-            d, celda = ajenos[0]
-            return True, ("esta conversación falla por «%s», que ya resta en la prueba ejecutar-%s: no cuenta dos "
-                          "veces.\n  (%s)" % (DIAGNOSTICOS[d], celda, frase.split("\n")[0])), []
-    return False, frase, [diagnostico] if diagnostico else []
+        return {"contesta": NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")}
+    return repasar(lambda ll, e: probar(ejecutar, ll, e, SEGUNDOS), CASOS)
+
+
+def veredicto(nombre, ejecutar):
+    """(aprobada, texto, diagnósticos) de la celda `ejecutar-<nombre>`."""
+    todos = veredictos(ejecutar)
+    v = todos[nombre]
+    if not v.por:
+        return v.puntua, v.texto, v.diagnosticos
+    primera = next(n for n in COMPROBACIONES if todos[n].por == v.por)
+    cabecera, salto, propio = v.texto.partition("\n")
+    if nombre == primera:  # el motivo entero, una vez
+        return v.puntua, "%s\n%s%s%s" % (cabecera, todos[v.por].texto, salto, propio), v.diagnosticos
+    return v.puntua, "%s El motivo, en la prueba ejecutar-%s.%s%s" % (cabecera, primera, salto, propio), v.diagnosticos
 
 
 def diagnosticos(nombre, ejecutar):
-    """Los nombres de las equivocaciones que resta la celda `ejecutar-<nombre>` (vacía si aprueba)."""
+    """Los nombres de las equivocaciones por las que no puntúa la celda `ejecutar-<nombre>` (vacía si puntúa)."""
     return veredicto(nombre, ejecutar)[2]
 
 
@@ -180,3 +176,25 @@ def comprobar(nombre, ejecutar=None):
     if not aprobada:
         raise Suspenso(texto_, diagnosticos_)
     print("✔ " + texto_)
+
+
+def resumen(ejecutar):
+    """Lo que dice el principio de la retroalimentación: el motivo que explica varias pruebas, si lo hay, y
+    cada equivocación con lo que enseña la lección, qué releer y en qué pruebas resta."""
+    todos = veredictos(ejecutar)
+    por = next((v.por for n, v in todos.items() if n in COMPROBACIONES and v.por), None)
+    donde = {}
+    for nombre in COMPROBACIONES:
+        for d in todos[nombre].diagnosticos:
+            donde.setdefault(d, []).append("ejecutar-" + nombre)
+    # El motivo sin su «Equivocación: …», que ya va en la lista de equivocaciones.
+    motivo = "\n".join(l for l in todos[por].texto.split("\n") if not l.startswith("Equivocación: ")) if por else None
+    return {"motivo": motivo,
+            "equivocaciones": [{"nombre": d, "etiqueta": _EXPLICADOS[d].etiqueta, "leccion": _EXPLICADOS[d].leccion,
+                                "releer": _EXPLICADOS[d].releer, "pruebas": pruebas}
+                               for d, pruebas in donde.items()]}
+
+
+def que_comprueba(nombre):
+    """Lo que comprueba la celda `ejecutar-<nombre>`, en una línea (la primera del docstring de su cláusula)."""
+    return CLAUSULAS[nombre].__doc__.split("\n")[0].rstrip(".")

@@ -177,21 +177,41 @@ def respuestas_del_cuaderno(nb):
     """{n: respuesta} de un cuaderno: una letra, True o False, o un frozenset de letras; None si no hay una válida.
 
     En modo calificado se lee cada celda `respuesta-N` (solo asignaciones de literales, sin ejecutar nada).
-    En modo formativo, la última respuesta comprobada con el widget, que queda en la salida de su celda
-    del cuaderno que guarda el estudiante (autograde la vuelve a ejecutar y la pierde).
+    En modo formativo, la última respuesta comprobada con cada widget: en el cuaderno que guarda el
+    estudiante está en la salida de su celda; en el corregido (que se rehace sobre el de release y se
+    vuelve a ejecutar), en sus metadatos, donde la deja course/aislado/entrada.py.
     """
     respuestas = dict.fromkeys(PREGUNTAS)
+    registros = list(nb.get("metadata", {}).get("curso", {}).get("cuestionario") or [])
     for celda in nb.cells:
         grade_id = celda.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
         if re.fullmatch(r"respuesta-\d+", grade_id) and int(grade_id[10:]) in PREGUNTAS:
             n = int(grade_id[10:])
             respuestas[n] = _leida(n, _literal(celda.source, "respuesta_%d" % n))
-        for salida in celda.get("outputs", []):
-            dato = salida.get("data", {}).get(RESPUESTA_MIME)
-            if isinstance(dato, dict) and dato.get("pregunta") in PREGUNTAS:
-                n, marcadas = dato["pregunta"], dato.get("respuesta") or []
-                respuestas[n] = _leida(n, marcadas if FORMAS[n] == "letras" else (marcadas or [None])[0])
+        registros += registros_de_la_celda(celda)
+    for dato in registros:
+        leido = registro(dato)
+        if leido:
+            respuestas[leido[0]] = leido[1]
     return respuestas
+
+
+def registros_de_la_celda(celda, tope=50):
+    """Lo que han dejado los widgets del cuestionario en las salidas de una celda (sus `tope` primeras)."""
+    salidas = celda.get("outputs") if isinstance(celda, dict) else None
+    datos = [s.get("data") for s in (salidas if isinstance(salidas, list) else [])[:tope] if isinstance(s, dict)]
+    return [d[RESPUESTA_MIME] for d in datos if isinstance(d, dict) and RESPUESTA_MIME in d]
+
+
+def registro(dato):
+    """(n, respuesta) de lo que guarda el widget de la pregunta n al pulsar «Comprobar», si es válido; si no, None."""
+    if not isinstance(dato, dict) or type(dato.get("pregunta")) is not int or dato["pregunta"] not in PREGUNTAS:
+        return None
+    n, marcadas = dato["pregunta"], dato.get("respuesta")
+    if not isinstance(marcadas, list) or len(marcadas) > 4:
+        return None
+    respuesta = _leida(n, marcadas if FORMAS[n] == "letras" else (marcadas or [None])[0])
+    return None if respuesta is None else (n, respuesta)
 
 
 def _literal(fuente, nombre):

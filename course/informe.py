@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 
 from . import CUADERNO, RAIZ, TAREA
-from .cuestionario import respuestas_del_cuaderno
+from .cuestionario import PREGUNTAS, respuestas_del_cuaderno
 
 AZUL, ROJO, VERDE, GRIS = "#3b6ea5", "#c0392b", "#2e8b57", "#9aa5b1"
 
@@ -45,30 +45,15 @@ def opciones_elegidas(respuesta):
 
 
 def _rotulo_de_opcion(n, opcion):
-    """El texto de la opción, si course.cuestionario.PREGUNTAS lo da (con la forma que tenga); si no, la opción."""
-    try:
-        from .cuestionario import PREGUNTAS
-    except ImportError:
-        return opcion
-    try:
-        pregunta = PREGUNTAS[n] if not isinstance(PREGUNTAS, (list, tuple)) else PREGUNTAS[n - 1]
-        opciones = pregunta.get("opciones") if isinstance(pregunta, dict) else getattr(pregunta, "opciones", None)
-        texto = opciones[opcion] if isinstance(opciones, dict) else None
-        if isinstance(texto, dict):
-            texto = texto.get("texto") or texto.get("rotulo")
-        return "%s) %s" % (opcion, texto) if isinstance(texto, str) else opcion
-    except (KeyError, IndexError, TypeError, AttributeError):
-        return opcion
+    """«c) el texto de la opción», para una opción tal como la cuenta opciones_elegidas."""
+    clave = {"verdadero": True, "falso": False}.get(opcion, opcion)
+    texto = PREGUNTAS.get(n, {}).get("opciones", {}).get(clave)
+    return "%s) %s" % (opcion, texto) if isinstance(texto, str) else opcion
 
 
 def _correcta(n):
-    try:
-        from .cuestionario import CLAVE
-        correcta = CLAVE[n]["correcta"]
-    except (ImportError, KeyError, TypeError):
-        return set()
-    return {str(c).lower() for c in correcta} if isinstance(correcta, (set, frozenset, list, tuple)) else (
-        {"verdadero" if correcta else "falso"} if isinstance(correcta, bool) else {str(correcta).lower()})
+    """Las opciones buenas de la pregunta `n`, escritas como las cuenta opciones_elegidas."""
+    return set(opciones_elegidas(PREGUNTAS[n]["correcta"])) if n in PREGUNTAS else set()
 
 
 def _rotulos_de_diagnosticos():
@@ -86,7 +71,7 @@ def datos_de_la_clase(raiz):
     raiz = Path(raiz)
     estudiantes, fallos, pruebas = [], collections.Counter(), {}
     diagnosticos, elecciones = collections.Counter(), collections.defaultdict(collections.Counter)
-    con_diagnosticos = 0
+    con_diagnosticos, quienes = 0, collections.defaultdict(list)  # estudiantes con diagnósticos; quién tiene cada uno
     with Gradebook("sqlite:///%s" % (raiz / "gradebook.db")) as gb:
         maximo = gb.find_assignment(TAREA).max_score
         for s in gb.students:
@@ -106,16 +91,26 @@ def datos_de_la_clase(raiz):
             if not corregido.exists():
                 continue
             nb = nbformat.read(corregido, as_version=4)
-            for celda in nb.cells:
-                lista = celda.metadata.get("curso", {}).get("diagnosticos")
-                if _grade_id(celda).startswith("ejecutar-") and isinstance(lista, list):
-                    con_diagnosticos += 1
-                    diagnosticos.update(str(d) for d in lista)
+            suyos = _diagnosticos_del_cuaderno(nb)
+            if suyos is not None:
+                con_diagnosticos += 1
+                diagnosticos.update(suyos)
+                for d in suyos:
+                    quienes[d].append(s.id)
             for n, respuesta in respuestas_del_cuaderno(nb).items():
                 elecciones[n].update(opciones_elegidas(respuesta))
     return {"maximo": maximo, "estudiantes": sorted(estudiantes, key=lambda e: e["id"]),
             "fallos": fallos, "pruebas": dict(sorted(pruebas.items(), key=lambda p: _orden_de_prueba(p[0]))),
-            "diagnosticos": diagnosticos, "con_diagnosticos": con_diagnosticos, "elecciones": elecciones}
+            "diagnosticos": diagnosticos, "con_diagnosticos": con_diagnosticos, "quienes": quienes,
+            "elecciones": elecciones}
+
+
+def _diagnosticos_del_cuaderno(nb):
+    """Las equivocaciones de un estudiante, cada una una vez (aunque reste en varias celdas), o None
+    si su cuaderno corregido no trae diagnósticos."""
+    listas = [c.metadata.get("curso", {}).get("diagnosticos") for c in nb.cells if _grade_id(c).startswith("ejecutar-")]
+    listas = [l for l in listas if isinstance(l, list)]
+    return sorted({str(d) for l in listas for d in l}) if listas else None
 
 
 def _orden_de_prueba(grade_id):
@@ -226,10 +221,13 @@ def html_del_informe(datos, raiz):
     if datos["diagnosticos"]:
         rotulos = _rotulos_de_diagnosticos()
         comunes = datos["diagnosticos"].most_common(10)
-        partes += [grafica_de_barras([d for d, _ in comunes], [c for _, c in comunes], [AZUL] * len(comunes),
-                                     "veces que aparece"),
-                   _tabla(["diagnóstico", "qué quiere decir", "veces"],
-                          [["<code>%s</code>" % _e(d), _e(rotulos.get(d, "")), _n(c)] for d, c in comunes])]
+        partes += ["<p>Cuántos estudiantes tienen cada equivocación (una vez por estudiante, aunque le reste en "
+                   "varias pruebas), y quiénes.</p>",
+                   grafica_de_barras([d for d, _ in comunes], [c for _, c in comunes], [AZUL] * len(comunes),
+                                     "estudiantes"),
+                   _tabla(["diagnóstico", "qué quiere decir", "estudiantes", "quiénes"],
+                          [["<code>%s</code>" % _e(d), _e(rotulos.get(d, "")), _n(c),
+                            _e(", ".join(datos["quienes"][d]))] for d, c in comunes])]
     elif datos["con_diagnosticos"]:
         partes.append("<p>El corrector no ha diagnosticado ningún error típico en esta clase.</p>")
     else:
@@ -238,8 +236,10 @@ def html_del_informe(datos, raiz):
 
     partes.append("<h2>Cuestionario: qué ha elegido la clase</h2>")
     if datos["elecciones"]:
-        partes.append("<p>En verde, la respuesta correcta. En la pregunta de varias respuestas, cada opción "
-                      "marcada cuenta por separado.</p>")
+        partes.append("<p>En verde y con ✔, la respuesta correcta. En la pregunta de varias respuestas, cada opción "
+                      "marcada cuenta por separado. Con el cuestionario formativo (0 puntos) cuenta lo último que "
+                      "cada estudiante comprobó con «Comprobar» en el cuaderno que entregó; «(sin contestar)», "
+                      "si no comprobó esa pregunta.</p>")
         for pregunta, cuenta in sorted(datos["elecciones"].items()):
             correcta = _correcta(pregunta)
             opciones = sorted(cuenta)
@@ -247,7 +247,8 @@ def html_del_informe(datos, raiz):
                        grafica_de_barras([_rotulo_de_opcion(pregunta, o)[:60] for o in opciones],
                                          [cuenta[o] for o in opciones],
                                          [VERDE if o in correcta else GRIS for o in opciones], "estudiantes"),
-                       "<p class='cuenta'>%s</p>" % " · ".join("%s: %d" % (_e(o), cuenta[o]) for o in opciones)]
+                       "<p class='cuenta'>%s</p>" % " · ".join("%s%s: %d" % ("✔ " if o in correcta else "", _e(o), cuenta[o])
+                                                               for o in opciones)]
     else:
         partes.append("<p>No se han encontrado respuestas del cuestionario en los cuadernos corregidos.</p>")
 

@@ -1,10 +1,15 @@
-"""La lista de comprobación de `ejecutar`: `revisar(ejecutar)` imprime una línea ✔ o ✘ por cláusula.
+"""La lista de comprobación de `ejecutar` y las reglas de su nota.
 
 Cada cláusula del contrato es una función que prueba `ejecutar` con unos casos y, si no se cumple,
-lanza `NoCumple` con lo que ha pasado y el nombre de la equivocación (diagnosticos.py). Al corregir
-se usan estas mismas funciones, con otros casos y otras conversaciones que no están aquí.
-Cuántas veces corre cada herramienta lo cuenta vigilancia.py.
+lanza `NoCumple` con lo que ha pasado y el nombre de la equivocación (diagnosticos.py). `repasar`
+las pasa todas, `reglas` decide con lo que han dado cuáles puntúan, y `revisar(ejecutar)` imprime
+una línea ✔ o ✘ por cada una. Al corregir se usan estas mismas funciones, y las mismas reglas, con
+otros casos y otras conversaciones que no están aquí. Cuántas veces corre cada herramienta lo
+cuenta vigilancia.py.
 """
+
+import contextlib
+from typing import NamedTuple
 
 from .bloques import error, llamada, muestra, resultado, texto
 from .bucle import bucle
@@ -12,7 +17,7 @@ from .diagnosticos import DIAGNOSTICOS, NoCumple
 from .entorno import ENTORNO, incumple
 from .guionizado import FueraDelGuion, ModeloGuionizado, guion_de
 from .salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
-from .vigilancia import REALES, Espia, probar
+from .vigilancia import REALES, SEGUNDOS, Espia, probar
 
 
 # Lo que haría una herramienta de verdad con una llamada, para saber qué observación se espera.
@@ -27,15 +32,15 @@ def _lo_que_da(ll, ficheros=ENTORNO, fallo=None):
         return False, e
 
 
-def _respuesta(llamar, ll, entorno):
+def _respuesta(llamar, ll, entorno, si_es_la_de_la_herramienta="lanza-al-fallar"):
     """La observación con que `ejecutar` contesta a `ll`, si es un tool_result para esa llamada."""
     try:
         obs = llamar(ll, entorno)
     except NoCumple:
         raise
     except Exception as e:
-        raise NoCumple("ejecutar ha lanzado %s: %s\n  con la llamada %s. ejecutar no lanza nunca."
-                       % (_tipo(e), e, muestra(ll)), "lanza-otra-excepcion") from None
+        raise _escapada(e, ll, _lo_que_da(ll, entorno, getattr(entorno, "fallo", None))[1],
+                        si_es_la_de_la_herramienta) from None
     if obs is None:
         raise NoCumple("Con la llamada %s, ejecutar ha devuelto None." % muestra(ll), "no-contesta")
     motivo = _forma(obs, ll)
@@ -43,6 +48,25 @@ def _respuesta(llamar, ll, entorno):
         raise NoCumple("Con la llamada %s ha llegado %s, que no es su tool_result: %s."
                        % (muestra(ll), muestra(obs), motivo), "no-es-un-tool-result")
     return obs
+
+
+def _escapada(e, ll, lanzada, si_es_la_de_la_herramienta):
+    """El NoCumple de la excepción `e`, que ha salido de ejecutar con la llamada `ll`, con quién la ha lanzado."""
+    que = "ejecutar ha lanzado %s: %s\n  con la llamada %s." % (_tipo(e), e, muestra(ll))
+    donde = getattr(e, "origen", None)  # (línea, su texto, dónde está) si la ha lanzado el código de la respuesta
+    if _tipo(e) == "NotImplementedError":
+        return NoCumple(que, "sin-empezar")
+    if donde:
+        linea, codigo, sitio = donde
+        return NoCumple("%s La lanza tu código, en la línea %d de tu respuesta, %s:\n      %s"
+                        % (que, linea, _SITIOS[sitio], codigo),
+                        "lanza-otra-excepcion" if sitio == "except" else "lanza-tu-codigo")
+    if (_tipo(e), str(e)) == (type(lanzada).__name__, str(lanzada)):
+        return NoCumple(que + " Es la excepción de la herramienta: ejecutar no lanza nunca.", si_es_la_de_la_herramienta)
+    return NoCumple(que + " ejecutar no lanza nunca.", "lanza-otra-excepcion")
+
+
+_SITIOS = {"except": "dentro de un except", "try": "en un try cuyo except no la captura", "fuera": "fuera del try"}
 
 
 def _forma(obs, ll):
@@ -70,30 +94,15 @@ def _no_es(ll, obs, esperada, diagnostico):
                    % (muestra(ll), muestra(esperada), muestra(obs)), diagnostico)
 
 
-# Las cláusulas. Cada una recibe `llamar(llamada, entorno)` y sus casos; si se cumple, devuelve la frase de ✔.
-
-def contesta(llamar, casos):
-    """Cada llamada recibe un tool_result con su id: también si no cumple el esquema o si la herramienta falla."""
-    for ll in casos:
-        entorno = Espia()
-        try:
-            obs = llamar(ll, entorno)
-        except NoCumple:
-            raise
-        except Exception as e:
-            bien, lanzada = _lo_que_da(ll)
-            la_suya = incumple(ll) is None and not bien and (_tipo(e), str(e)) == (type(lanzada).__name__, str(lanzada))
-            raise NoCumple("ejecutar ha lanzado %s: %s\n  con la llamada %s. ejecutar no lanza nunca."
-                           % (_tipo(e), e, muestra(ll)),
-                           "sin-empezar" if _tipo(e) == "NotImplementedError" else
-                           "lanza-al-fallar" if la_suya else "lanza-otra-excepcion") from None
-        obs = _respuesta(lambda *_: obs, ll, entorno)
-        if incumple(ll) is None and _lo_que_da(ll)[0]:  # una llamada buena: su herramienta corre y sale bien
-            _ejecutada(ll, entorno)
-            if obs["is_error"] is not False:
-                raise NoCumple("Con la llamada %s, que sale bien, ha llegado %s." % (muestra(ll), muestra(obs)),
-                               "exito-como-error")
-    return "contesta a cada llamada con un tool_result con su id, también cuando falla"
+def _llama(llamar, ll, entorno):
+    """Llama a `ejecutar` solo para ver qué corre: si deja salir una excepción, lo cuenta la cláusula
+    de las excepciones, no la que llama a esta."""
+    try:
+        llamar(ll, entorno)
+    except NoCumple:
+        raise
+    except Exception:
+        pass
 
 
 def _ejecutada(ll, entorno):
@@ -101,6 +110,54 @@ def _ejecutada(ll, entorno):
     if not any((n, a) == (ll["name"], ll["input"]) for n, a, _ in entorno.corridas):
         raise NoCumple("Con la llamada %s, que cumple su esquema, su herramienta no se ha ejecutado." % muestra(ll),
                        "contesta-sin-ejecutar")
+
+
+# Las cláusulas. Cada una recibe `llamar(llamada, entorno)` y sus casos; si se cumple, devuelve la frase de ✔.
+
+def contesta(llamar, casos):
+    """Cada llamada recibe un tool_result con su id: también si no cumple el esquema o si la herramienta falla."""
+    for ll in casos:
+        entorno = Espia()
+        _respuesta(llamar, ll, entorno)
+        if incumple(ll) is None and _lo_que_da(ll)[0]:  # la que sale bien: su observación sale de ejecutarla
+            _ejecutada(ll, entorno)
+    return "contesta a cada llamada con un tool_result con su id, también cuando falla"
+
+
+def avisa(llamar, casos):
+    """Las dos clases de fallo vuelven como error: is_error a True y el motivo del esquema o el mensaje de la excepción."""
+    avisados = set()
+    for ll, fallo in casos:
+        try:
+            obs = llamar(ll, Espia(fallo=fallo))
+        except NoCumple as e:
+            if not e.diagnostico:  # no se ha podido probar (se ha acabado el tiempo de todas): que se diga eso
+                raise
+            continue  # no contesta a esta: aquí solo se busca la que sí avise
+        except Exception:
+            continue
+        lanza = str(_lo_que_da(ll, fallo=fallo)[1])  # lo que lanza la herramienta (también sin cumplir el esquema)
+        motivo = incumple(ll)
+        dice = _texto(obs.get("content")) if type(obs) is dict and obs.get("is_error") is True else None
+        if dice is not None and any(t and t in dice for t in (motivo, lanza)):
+            avisados.add("esquema" if motivo is not None else "ejecucion")
+    callados = [_FALLOS[f] for f in _FALLOS if f not in avisados]
+    if callados:
+        raise NoCumple("Ninguna %s vuelve como un error que diga qué ha pasado. Probadas: %s."
+                       % (" ni ninguna ".join(callados), ", ".join(muestra(ll) for ll, _ in casos)), "nunca-avisa")
+    return "las dos clases de fallo vuelven como error y dicen qué ha pasado"
+
+
+_FALLOS = {"esquema": "llamada que no cumple su esquema", "ejecucion": "llamada cuya herramienta lanza una excepción"}
+
+
+def _texto(contenido):
+    """Lo que se lee en un contenido: el texto, el de sus bloques de texto o, si es otra cosa, su repr."""
+    if isinstance(contenido, str):
+        return contenido
+    if isinstance(contenido, list):
+        return " ".join(_texto(b.get("text")) if isinstance(b, dict) else _texto(b) for b in contenido)
+    return repr(contenido)
 
 
 def esquema(llamar, casos):
@@ -117,7 +174,8 @@ def esquema(llamar, casos):
         esperada = error(ll["id"], "no se ha ejecutado: " + motivo)
         if obs != esperada:
             contenido = obs["content"] if type(obs["content"]) is str else ""
-            diagnostico = ("motivo-sin-prefijo" if contenido == motivo else
+            diagnostico = ("esquema-como-resultado" if obs["is_error"] is False else
+                           "motivo-sin-prefijo" if contenido == motivo else
                            "motivo-cambiado" if motivo in contenido else "ejecuta-sin-esquema")
             _no_es(ll, obs, esperada, diagnostico)
     return "las llamadas que no cumplen su esquema no se ejecutan y dicen por qué"
@@ -128,16 +186,7 @@ def excepciones(llamar, casos):
     for ll, fallo in casos:
         entorno = Espia(fallo=fallo)
         lanzada = _lo_que_da(ll, fallo=fallo)[1]
-        try:
-            obs = llamar(ll, entorno)
-        except NoCumple:
-            raise
-        except Exception as e:
-            es_la_suya = _tipo(e) == type(lanzada).__name__ and str(e) == str(lanzada)
-            raise NoCumple("Con la llamada %s, la herramienta ha lanzado %s y ejecutar ha dejado salir %s: %s"
-                           % (muestra(ll), type(lanzada).__name__, _tipo(e), e),
-                           "captura-solo-un-tipo" if es_la_suya else "lanza-otra-excepcion") from None
-        obs = _respuesta(lambda *_: obs, ll, entorno)
+        obs = _respuesta(llamar, ll, entorno, "captura-solo-un-tipo")
         esperada = error(ll["id"], str(lanzada))
         if obs != esperada or type(obs["content"]) is not str:
             contenido = obs["content"]
@@ -151,19 +200,8 @@ def excepciones(llamar, casos):
     return "cualquier excepción de la herramienta vuelve como error con su mensaje, tal cual"
 
 
-def _llama(llamar, ll, entorno):
-    """Llama a `ejecutar` solo para ver qué corre: si deja salir una excepción, lo cuenta la cláusula
-    de las excepciones, no la que llama a esta."""
-    try:
-        llamar(ll, entorno)
-    except NoCumple:
-        raise
-    except Exception:
-        pass
-
-
 def una_vez(llamar, casos):
-    """La herramienta se ejecuta una vez como mucho por llamada: repetirla es cosa del modelo."""
+    """La herramienta de una llamada que cumple su esquema se ejecuta, y una vez como mucho: repetirla es cosa del modelo."""
     for ll, fallo in casos:
         entorno = Espia(fallo=fallo)
         _llama(llamar, ll, entorno)
@@ -182,8 +220,6 @@ def sin_arreglos(llamar, casos):
     for ll in casos:
         entorno = Espia()
         _llama(llamar, ll, entorno)
-        if incumple(ll) is None and _lo_que_da(ll)[0]:
-            _ejecutada(ll, entorno)
         otras = [(n, a) for n, a, _ in entorno.corridas if (n, a) != (ll["name"], ll["input"])]
         if otras:
             n, a = otras[0]
@@ -199,7 +235,8 @@ def resultados(llamar, casos):
         obs = _respuesta(llamar, ll, Espia(ficheros))
         esperada = resultado(ll["id"], devuelto)
         if obs != esperada or type(obs["content"]) is not str:
-            _no_es(ll, obs, esperada, "vacio-es-error" if devuelto == "" and obs["is_error"] else "resultado-cambiado")
+            _no_es(ll, obs, esperada, "vacio-es-error" if devuelto == "" and obs["is_error"] else
+                   "exito-como-error" if obs["is_error"] else "resultado-cambiado")
     return "lo que devuelve una herramienta llega tal cual, con is_error a False, también si está vacío"
 
 
@@ -208,6 +245,7 @@ def escrituras(llamar, casos):
     entorno = Espia()
     for ll in casos:
         _respuesta(llamar, ll, entorno)
+        _ejecutada(ll, entorno)
         ruta, contenido = ll["input"]["ruta"], ll["input"]["contenido"]
         if entorno.get(ruta) != contenido or not all(en_este for _, _, en_este in entorno.corridas):
             raise NoCumple("Tras %s el fichero %s debería contener %r y contiene %r: la herramienta ha corrido "
@@ -215,39 +253,178 @@ def escrituras(llamar, casos):
     return "lo que escribe escribir queda en el entorno que recibe ejecutar"
 
 
-def conversaciones(llamar, casos):
-    """Cada conversación, pasada por el bucle con `ejecutar`, es la que espera su guion, y deja los ficheros esperados."""
+def conversaciones(llamar, casos, arregladas=()):
+    """Cada conversación, pasada por el bucle con `ejecutar`, es la que espera su guion, y deja los ficheros esperados.
+
+    Con `arregladas` (nombres de cláusulas), las llamadas de las que tratan esas cláusulas reciben la
+    observación que espera el guion, como si sus equivocaciones estuvieran arregladas.
+    """
     for inicio, respuestas, visto, tope, final, ficheros in casos:
         entorno = dict(ENTORNO)
         modelo = ModeloGuionizado(guion_de(inicio, respuestas, visto))
+        pregunta = inicio[-1][1]
         try:
-            como, texto_final, _ = bucle(modelo, inicio, entorno, tope, llamar)
+            como, texto_final, _ = bucle(modelo, inicio, entorno, tope, _en_conversacion(llamar, arregladas, visto))
         except FueraDelGuion as e:
             raise NoCumple("En la conversación %r el modelo guionizado ha recibido lo que no esperaba, en el %s"
-                           % (inicio[-1][1], e)) from None
-        except NoCumple:
-            raise
-        except Exception as e:
-            raise NoCumple("En la conversación %r ejecutar ha lanzado %s: %s. ejecutar no lanza nunca."
-                           % (inicio[-1][1], _tipo(e), e)) from None
+                           % (pregunta, e)) from None
+        except NoCumple as e:
+            raise NoCumple("En la conversación %r: %s" % (pregunta, e.motivo), e.diagnostico) from None
         if (como, texto_final) != final:
-            raise NoCumple("La conversación %r debería acabar en %r y acaba en %r" % (inicio[-1][1], final, (como, texto_final)))
+            raise NoCumple("La conversación %r debería acabar en %r y acaba en %r" % (pregunta, final, (como, texto_final)))
         cambiados = sorted(r for r in set(entorno) | set(ficheros) if entorno.get(r) != ficheros.get(r))
         if cambiados:
-            raise NoCumple("Tras la conversación %r los ficheros no son los esperados: %s"
-                           % (inicio[-1][1], ", ".join(cambiados)))
+            raise NoCumple("Tras la conversación %r los ficheros no son los esperados: %s" % (pregunta, ", ".join(cambiados)))
 
 
-def salmorejo(llamar, casos):
+def _en_conversacion(llamar, arregladas, visto):
+    """`llamar` dentro del bucle: una llamada sin respuesta para la conversación con su motivo; las
+    llamadas de las cláusulas `arregladas` reciben la observación del guion, y su herramienta corre una vez."""
+    esperadas = {obs["tool_use_id"]: obs for mensaje in visto if mensaje for obs in mensaje}
+
+    def contestar(ll, entorno):
+        if ll["id"] in esperadas and any(SOBRE[c](ll, entorno) for c in arregladas):
+            if incumple(ll) is None:
+                with contextlib.suppress(Exception):
+                    REALES[ll["name"]](entorno, **ll["input"])
+            return esperadas[ll["id"]]
+        return _respuesta(llamar, ll, entorno)
+    return contestar
+
+
+def salmorejo(llamar, casos, arregladas=()):
     """La traza del salmorejo, entera: cada observación exacta y los ficheros sin tocar."""
-    conversaciones(llamar, casos)
+    conversaciones(llamar, casos, arregladas)
     return "la traza del salmorejo entera: cuatro turnos, cada observación exacta y los ficheros sin tocar"
 
 
-def guiones(llamar, casos):
+def guiones(llamar, casos, arregladas=()):
     """Otras conversaciones, con errores de las dos clases, llegan al final que espera su guion."""
-    conversaciones(llamar, casos)
+    conversaciones(llamar, casos, arregladas)
     return "otras conversaciones guionizadas llegan al final que espera su guion, con cada observación exacta"
+
+
+# Las cláusulas en el orden en que se enseñan. `contesta` es la puerta: sin un tool_result para cada
+# llamada básica no hay nada más que mirar. `avisa` es la idea de la lección: no es una prueba con
+# puntos, pero sin ella las cláusulas de los fallos no puntúan (se mira cada clase de fallo por su
+# lado: la mitad del esquema viene ya escrita). Las demás son las pruebas ejecutar-*.
+CLAUSULAS = {"contesta": contesta, "avisa": avisa, "salmorejo": salmorejo, "esquema": esquema,
+             "excepciones": excepciones, "una-vez": una_vez, "sin-arreglos": sin_arreglos,
+             "resultados": resultados, "escrituras": escrituras, "guiones": guiones}
+PRUEBAS = [n for n in CLAUSULAS if n not in ("contesta", "avisa")]
+CONVERSACIONES = ("salmorejo", "guiones")
+DE_LOS_FALLOS = ("salmorejo", "esquema", "excepciones", "una-vez", "sin-arreglos", "guiones")
+SIN_RESPUESTA = ("sin-empezar", "no-carga")
+
+# De qué llamadas trata cada cláusula: en ellas se nota su equivocación.
+SOBRE = {
+    "esquema": lambda ll, entorno: incumple(ll) is not None,
+    "excepciones": lambda ll, entorno: incumple(ll) is None and not _lo_que_da(ll, entorno)[0],
+    "una-vez": lambda ll, entorno: incumple(ll) is None,
+    "sin-arreglos": lambda ll, entorno: incumple(ll) is not None or not _lo_que_da(ll, entorno)[0],
+    "resultados": lambda ll, entorno: incumple(ll) is None and _lo_que_da(ll, entorno)[0],
+    "escrituras": lambda ll, entorno: incumple(ll) is None,
+}
+
+
+def _pasa(clausula, *argumentos):
+    try:
+        return clausula(*argumentos)
+    except NoCumple as e:
+        return e
+
+
+def _sin_la_idea(hechas):
+    """Si una clase de fallo nunca vuelve como error (y no es que no se haya podido probar)."""
+    return getattr(hechas.get("avisa"), "diagnostico", None) == "nunca-avisa"
+
+
+def _paga_en_su_casa(hecha, nombre):
+    return isinstance(hecha, NoCumple) and hecha.diagnostico and DIAGNOSTICOS[hecha.diagnostico].casa == nombre
+
+
+def repasar(llamar, casos):
+    """Pasa `ejecutar` (a través de `llamar`) por cada cláusula: {cláusula: frase de ✔, o el NoCumple}.
+
+    Sin un tool_result para cada llamada básica (`contesta`) no se mira nada más. Una conversación que
+    falla se vuelve a pasar con las llamadas de las cláusulas que ya fallan por su propia equivocación
+    contestadas como espera su guion: si así llega a su final, lo apunta en `arreglada`.
+    """
+    hechas = {"contesta": _pasa(contesta, llamar, casos["contesta"])}
+    if isinstance(hechas["contesta"], NoCumple):
+        return hechas
+    for nombre in CLAUSULAS:
+        if nombre not in hechas and nombre not in CONVERSACIONES:
+            hechas[nombre] = _pasa(CLAUSULAS[nombre], llamar, casos[nombre])
+    pagan = [n for n, h in hechas.items() if _paga_en_su_casa(h, n)]
+    for nombre in CONVERSACIONES:
+        hecha = _pasa(CLAUSULAS[nombre], llamar, casos[nombre])
+        if isinstance(hecha, NoCumple) and pagan and not _sin_la_idea(hechas):
+            otra_vez = _pasa(CLAUSULAS[nombre], llamar, casos[nombre], pagan)
+            hecha.arreglada = None if isinstance(otra_vez, NoCumple) else pagan
+        hechas[nombre] = hecha
+    return {n: hechas[n] for n in CLAUSULAS if n in hechas}
+
+
+class Veredicto(NamedTuple):
+    puntua: bool
+    texto: str               # la frase de ✔, o por qué no puntúa
+    diagnosticos: list       # los nombres de las equivocaciones por las que no puntúa
+    por: str | None = None   # la cláusula cuyo motivo, dicho una vez, explica este veredicto
+
+
+def reglas(hechas):
+    """Las reglas de la nota, las mismas en `revisar` y al corregir: de lo que ha dado `repasar`, el
+    Veredicto de cada cláusula.
+
+    1. Sin un tool_result para cada llamada básica, nada puntúa. Sin respuesta (el código de partida,
+       o una celda sin ejecutar) se dice así; si no, se dice qué ha pasado. Una vez, en `contesta`.
+    2. Si una de las dos clases de fallo nunca vuelve como error que diga qué ha pasado (`avisa`), las
+       cláusulas de los fallos no puntúan.
+    3. Una equivocación resta una vez, en su casa (diagnosticos.py): otra cláusula que falla por ella
+       puntúa. Una conversación puntúa si falla solo por equivocaciones que ya restan en su casa: con
+       sus llamadas arregladas llega a su final.
+    """
+    puerta = hechas["contesta"]
+    if isinstance(puerta, NoCumple):
+        d = puerta.diagnostico
+        texto = ("Sin respuesta no hay puntos en el desafío.\n" if d in SIN_RESPUESTA else
+                 "Tu ejecutar no contesta con un tool_result a todas las llamadas básicas (una que sale bien, una "
+                 "que no cumple su esquema, una cuya herramienta falla): ninguna prueba del desafío puntúa.\n")
+        veredictos = {"contesta": Veredicto(False, texto + str(puerta), [d] if d else [])}
+        for nombre in CLAUSULAS:
+            if nombre != "contesta":
+                veredictos[nombre] = Veredicto(False, _sin_puntos(d), [d] if d else [], "contesta")
+        return veredictos
+    veredictos = {}
+    for nombre, hecha in hechas.items():
+        sin_la_idea = _sin_la_idea(hechas) and nombre in DE_LOS_FALLOS
+        d = hecha.diagnostico if isinstance(hecha, NoCumple) else None
+        if sin_la_idea:
+            veredictos[nombre] = Veredicto(False, _sin_puntos("nunca-avisa") + (
+                "\n" + str(hecha) if isinstance(hecha, NoCumple) else ""), [*([d] if d else []), "nunca-avisa"], "avisa")
+        elif not isinstance(hecha, NoCumple):
+            veredictos[nombre] = Veredicto(True, hecha, [])
+        elif getattr(hecha, "arreglada", None):
+            veredictos[nombre] = Veredicto(True, "Esta conversación falla solo por lo que ya resta en %s: con eso "
+                                           "arreglado llega a su final, así que no cuenta dos veces.\n  (%s)"
+                                           % (_y(["ejecutar-" + c for c in hecha.arreglada]), str(hecha).split("\n")[0]), [])
+        elif d and DIAGNOSTICOS[d].casa not in (None, nombre) and _paga_en_su_casa(hechas.get(DIAGNOSTICOS[d].casa), DIAGNOSTICOS[d].casa):
+            veredictos[nombre] = Veredicto(True, "Falla por «%s», que ya resta en ejecutar-%s: no cuenta dos veces.\n  (%s)"
+                                           % (DIAGNOSTICOS[d].etiqueta, DIAGNOSTICOS[d].casa, str(hecha).split("\n")[0]), [])
+        else:
+            veredictos[nombre] = Veredicto(False, str(hecha), [d] if d else [])
+    return veredictos
+
+
+def _sin_puntos(diagnostico):
+    if not diagnostico:
+        return "Sin puntos: tu ejecutar no contesta a las llamadas básicas."
+    return "Sin puntos, por «%s»." % DIAGNOSTICOS[diagnostico].etiqueta
+
+
+def _y(cosas):
+    return cosas[0] if len(cosas) == 1 else ", ".join(cosas[:-1]) + " y " + cosas[-1]
 
 
 # Los casos de muestra de la lista de comprobación (al corregir se usan otros).
@@ -257,6 +434,9 @@ SALMOREJO = [(INICIO, RESPUESTAS, VISTO, 10, ("fin", FINAL), ENTORNO)]
 MUESTRA = {
     "contesta": [llamada("m1", "leer", ruta="notas/cena.txt"), llamada("m2", "leer", ruta="recetas/paella.txt"),
                  llamada("m3", "leer", ficheros=["lista.txt"])],
+    "avisa": [(llamada("m3", "leer", ficheros=["lista.txt"]), None), (llamada("m4", "abrir", ruta="lista.txt"), None),
+              (llamada("m2", "leer", ruta="recetas/paella.txt"), None),
+              (llamada("m8", "listar", carpeta="notas/"), IsADirectoryError("notas/ no es una carpeta"))],
     "esquema": [llamada("m4", "abrir", ruta="lista.txt"), llamada("m5", "buscar", patron=3),
                 llamada("m6", "listar", carpeta="recetas/", orden="alfabético")],
     "excepciones": [(llamada("m7", "leer", ruta="recetas/paella.txt"), None),
@@ -279,37 +459,26 @@ MUESTRA = {
                  5, ("fin", "Lleva tomates, pepino y pimiento."), ENTORNO)],
 }
 
-# Las cláusulas en el orden en que se revisan; `contesta` va primero porque sin respuesta no hay nada que mirar.
-CLAUSULAS = {"contesta": contesta, "salmorejo": salmorejo, "esquema": esquema, "excepciones": excepciones,
-             "una-vez": una_vez, "sin-arreglos": sin_arreglos, "resultados": resultados,
-             "escrituras": escrituras, "guiones": guiones}
 
-
-def revisar(ejecutar, casos=MUESTRA):
+def revisar(ejecutar, casos=MUESTRA, segundos=SEGUNDOS):
     """Prueba `ejecutar` cláusula a cláusula con unos casos de muestra e imprime una línea ✔ o ✘ por cada una."""
-    def con_ejecutar(ll, entorno):
-        return probar(ejecutar, ll, entorno)
-
-    hechas = {}
+    veredictos = reglas(repasar(lambda ll, entorno: probar(ejecutar, ll, entorno, segundos), casos))
+    grupos = {}  # las que no puntúan solo por lo que ya dice otra: una línea para todas
+    for nombre in CLAUSULAS:
+        v = veredictos[nombre]
+        if v.por and v.texto == _sin_puntos((v.diagnosticos or [None])[-1]):
+            grupos.setdefault(v.por, []).append(nombre)
     for nombre, clausula in CLAUSULAS.items():
-        try:
-            hechas[nombre] = clausula(con_ejecutar, casos[nombre])
-        except NoCumple as e:
-            hechas[nombre] = e
-            if nombre == "contesta":
-                break
-    # Una conversación entera también falla por lo que ya falla en una cláusula: al corregir, eso resta una vez.
-    ya_contadas = [e.diagnostico for n, e in hechas.items()
-                   if isinstance(e, NoCumple) and e.diagnostico and n not in ("contesta", "salmorejo", "guiones")]
-    for nombre, hecha in hechas.items():  # en el orden de CLAUSULAS
-        if isinstance(hecha, NoCumple):
-            print("✘ %s:\n    %s" % (CLAUSULAS[nombre].__doc__.rstrip("."), str(hecha).replace("\n", "\n    ")))
-            if nombre in ("salmorejo", "guiones") and ya_contadas:
-                print("    (por «%s», que al corregir resta solo en su cláusula)" % DIAGNOSTICOS[ya_contadas[0]][0])
+        v = veredictos[nombre]
+        grupo = grupos.get(v.por, [])
+        if nombre in grupo[1:]:
+            continue
+        if nombre in grupo:
+            print("✘ %s: %s Lo explica «%s», arriba." % (_y(grupo), v.texto, v.por))
+        elif v.puntua:
+            print("✔ %s: %s" % (nombre, v.texto.replace("\n", "\n    ")))
         else:
-            print("✔ " + hecha)
-    for nombre in [n for n in CLAUSULAS if n not in hechas]:
-        print("✘ %s (sin una respuesta para cada llamada, no se puede revisar)" % CLAUSULAS[nombre].__doc__.rstrip("."))
-    cumplidas = sum(not isinstance(h, NoCumple) for h in hechas.values())
-    print("\n%d de %d cláusulas cumplidas con los casos de muestra. Al corregir se usan las mismas "
-          "comprobaciones con otros casos y otras conversaciones." % (cumplidas, len(CLAUSULAS)))
+            print("✘ %s: %s\n    %s" % (nombre, clausula.__doc__.rstrip("."), v.texto.replace("\n", "\n    ")))
+    puntuan = sum(veredictos[n].puntua for n in PRUEBAS)
+    print("\nCon estos casos de muestra puntuarían %d de las %d pruebas del desafío. Al corregir se usan las "
+          "mismas comprobaciones y las mismas reglas, con otros casos y otras conversaciones." % (puntuan, len(PRUEBAS)))

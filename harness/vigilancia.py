@@ -6,12 +6,15 @@ apuntan antes de hacer lo mismo. Mirar el entorno (`ruta in entorno`) no es ejec
 herramienta; llamar a su función, sí.
 """
 
+import ast
 import contextlib
 import functools
 import inspect
 import io
+import linecache
 import signal
 import sys
+import traceback
 
 from .bloques import muestra
 from .diagnosticos import NoCumple
@@ -80,8 +83,44 @@ def probar(ejecutar, ll, entorno, segundos=SEGUNDOS):
             return ejecutar(ll, entorno)
     except _Agotado:
         raise sin_terminar(ll, entorno, segundos) from None
+    except Exception as e:
+        if not hasattr(e, "origen"):  # la que llega de una jaula ya trae el suyo
+            codigo = getattr(ejecutar, "__code__", None) or getattr(getattr(ejecutar, "__call__", None), "__code__", None)
+            with contextlib.suppress(Exception):
+                e.origen = origen(e, getattr(codigo, "co_filename", None))
+        raise
     finally:
         deshacer()
+
+
+def origen(e, archivo):
+    """De dónde sale `e`, si la ha lanzado el código del fichero `archivo` (la respuesta) y no una
+    herramienta: (número de línea, la línea, "except", "try" o "fuera" del try). Si no, None."""
+    marcos = traceback.extract_tb(e.__traceback__)
+    suyos = [i for i, marco in enumerate(marcos) if marco.filename == archivo]
+    # Lo que sale de una herramienta pasa por `vigilada`: esa excepción es de la herramienta.
+    if not suyos or any(m.filename == __file__ and m.name == "vigilada" for m in marcos[suyos[-1]:]):
+        return None
+    marco = marcos[suyos[-1]]
+    if not marco.line:  # sin el código a mano no se sabe dónde está la línea
+        return None
+    return marco.lineno, marco.line.strip(), _sitio(archivo, marco.lineno)
+
+
+def _sitio(archivo, linea):
+    """Si la línea `linea` de `archivo` está dentro de un except, de un try o fuera de ellos."""
+    try:
+        arbol = ast.parse("".join(linecache.getlines(archivo)))
+    except (SyntaxError, ValueError):
+        return "fuera"
+
+    def dentro(nodos):
+        return any(n.lineno <= linea <= n.end_lineno for n in nodos)
+
+    tries = [n for n in ast.walk(arbol) if isinstance(n, (ast.Try, getattr(ast, "TryStar", ast.Try)))]
+    if any(dentro(t.handlers) for t in tries):
+        return "except"
+    return "try" if any(dentro(t.body) for t in tries) else "fuera"
 
 
 def _apunta(entorno, nombre, argumentos, usado):
@@ -92,8 +131,9 @@ def _apunta(entorno, nombre, argumentos, usado):
 def sin_terminar(ll, entorno, segundos):
     """El NoCumple de una llamada que no termina a tiempo: si la herramienta ha corrido más de una vez, reintenta."""
     veces = len(getattr(entorno, "corridas", []))
-    return NoCumple("ejecutar no ha terminado en %g segundos con la llamada %s%s.\nLa herramienta se ejecuta una vez "
-                    "como mucho." % (segundos, muestra(ll), ", y la herramienta ha corrido %d veces" % veces if veces > 1 else ""),
+    tiempo = "1 segundo" if segundos == 1 else "%s segundos" % ("%g" % segundos).replace(".", ",")
+    return NoCumple("ejecutar no ha terminado en %s con la llamada %s%s.\nLa herramienta se ejecuta una vez "
+                    "como mucho." % (tiempo, muestra(ll), ", y la herramienta ha corrido %d veces" % veces if veces > 1 else ""),
                     "reintenta" if veces > 1 else "no-termina")
 
 

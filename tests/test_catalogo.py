@@ -1,4 +1,4 @@
-"""El catálogo de entregas de `ejecutar`, corregido con `nbgrader autograde` de verdad.
+"""El catálogo de entregas de `ejecutar` y los mutantes del de referencia, corregidos con nbgrader de verdad.
 
 Cada fichero de tests/catalogo/ es lo que un estudiante escribiría en la celda de respuesta
 `ejecutar`. Su docstring dice en la primera línea qué hace; en la línea `esperado:`, cuántos puntos
@@ -8,10 +8,14 @@ merece en cada celda de prueba `ejecutar-*`; y, si el corrector no le da eso, en
 en la línea `diagnóstico:`, qué equivocaciones tiene que reconocer el corrector (`ninguno` si es
 correcta), por su nombre de `course.calificacion.DIAGNOSTICOS`.
 
-El módulo monta un curso temporal, genera la tarea, entrega un cuaderno por fichero (con el
-cuestionario bien contestado, sacado de las soluciones del cuaderno fuente) y unos pocos con el
-cuestionario cambiado, corrige todo con una sola llamada a `nbgrader autograde` y compara con
-las notas del gradebook.
+Los mutantes (tests/mutantes.py) son la solución del cuaderno fuente con una equivocación o dos,
+cada uno con lo que merece según la rúbrica del README.
+
+El módulo monta un curso temporal, genera la tarea, entrega un cuaderno por fichero y por mutante
+(con el cuestionario bien contestado, sacado de las soluciones del cuaderno fuente), unos pocos con
+el cuestionario cambiado, las trampas y las entregas raras, corrige toda la clase de una vez con
+`make grade` (`python -m course.corregir`: los preprocesadores de `nbgrader autograde` y
+`generate_feedback`, en varios procesos) y compara con las notas del gradebook.
 """
 
 import contextlib
@@ -36,6 +40,7 @@ from course import CUADERNO, RAIZ, TAREA, limites
 from course.entregas import escribir_entrega, soluciones
 from cursos import modo_del_cuestionario
 from entregas_raras import raras
+from mutantes import mutantes
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
 NBGRADER = Path(sys.executable).with_name("nbgrader")
@@ -71,6 +76,9 @@ TRAMPAS = {"trampa_" + f.stem: leer_entrega(f) for f in sorted((CATALOGO.parent 
 PUERTOS_ESPIA = range(8888, 8898)  # los que prueba tests/trampas/red.py
 # Las entregas raras a nivel de cuaderno y de carpeta (tests/trampas/entregas/), en la misma pasada.
 RARAS = raras()
+# Y los mutantes del ejecutar de referencia, cada uno con la nota que le da la rúbrica (tests/mutantes.py).
+MUTANTES = mutantes()
+TRABAJOS = 3  # procesos de la corrección de la clase: dos núcleos y uno más, como `make grade`
 
 
 def _espia():
@@ -124,35 +132,37 @@ def _nbgrader(curso, *argumentos, entorno=None):
     return salida
 
 
-def _nbgrader_medido(curso, *argumentos):
-    """nbgrader de verdad, midiendo lo que la corrección deja y gasta: memoria, disco, procesos y su salida.
+def _corregir_medido(curso, trabajos=TRABAJOS):
+    """La clase entera con `make grade` (python -m course.corregir: nbgrader en varios procesos), midiendo lo
+    que la corrección deja y gasta: memoria, disco, procesos y su salida.
 
-    Lo que se mide: el máximo de memoria residente de nbgrader y el de cualquier proceso que haya
-    lanzado (jaulas, núcleos); lo que queda en su carpeta temporal (TMPDIR) al terminar; los procesos
-    que siguen vivos con la marca que llevan en su entorno todos los que lanza.
+    Lo que se mide: el máximo de memoria residente del proceso principal y el de cualquier proceso que haya
+    lanzado (los que corrigen, sus jaulas, sus núcleos); lo que queda en su carpeta temporal (TMPDIR) al
+    terminar; los procesos que siguen vivos con la marca que llevan en su entorno todos los que lanza.
     """
     tmp, marca, medidas = curso / "tmp-de-la-correccion", uuid.uuid4().hex, curso / "medidas.json"
     tmp.mkdir()
-    envoltura = ("import atexit, json, resource, runpy, sys\n"
+    envoltura = ("import atexit, json, resource, sys\n"
                  "def medir():\n"
                  "    json.dump({'propia': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,\n"
                  "               'hijos': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024},\n"
                  "              open(%r, 'w'))\n"
                  "atexit.register(medir)\n"
-                 "sys.argv = ['nbgrader'] + sys.argv[1:]\n"
-                 "runpy.run_module('nbgrader', run_name='__main__')\n" % str(medidas))
+                 "from course import corregir\n"  # importado, no como __main__: sus procesos lo encuentran
+                 "sys.exit(corregir._cli())\n" % str(medidas))
     entorno = dict(os.environ, TMPDIR=str(tmp), MARCA_DE_LA_CORRECCION=marca)
-    orden = [sys.executable, "-c", envoltura, *argumentos, "--CourseDirectory.root=%s" % curso]
+    orden = [sys.executable, "-c", envoltura, "--raiz", str(curso), "--trabajos", str(trabajos)]
     entorno["PATH"] = os.pathsep.join([str(NBGRADER.parent), os.environ.get("PATH", "")])
-    salida = subprocess.run(orden, cwd=curso, env=entorno, capture_output=True, text=True, timeout=1800)
-    assert salida.returncode == 0, "nbgrader %s ha fallado:\n%s\n%s" % (
-        " ".join(argumentos), salida.stdout[-3000:], salida.stderr[-5000:])
+    salida = subprocess.run(orden, cwd=curso, env=entorno, capture_output=True, text=True, timeout=3600)
+    assert (curso / "exports" / "notas.csv").exists(), "make grade no ha terminado:\n%s\n%s" % (
+        salida.stdout[-3000:], salida.stderr[-5000:])
     vivos = []
     for proceso in Path("/proc").iterdir():
         with contextlib.suppress(OSError):
             if proceso.name.isdigit() and marca.encode() in (proceso / "environ").read_bytes():
                 vivos.append((proceso / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
-    return dict(json.loads(medidas.read_text()), salida=salida.stderr, vivos=vivos,
+    return dict(json.loads(medidas.read_text()), salida=salida.stdout + salida.stderr, vivos=vivos,
+                registro=(curso / "exports" / "registro.txt").read_text(encoding="utf-8"),
                 en_tmp=sorted(str(p) for p in tmp.iterdir()))
 
 
@@ -215,10 +225,15 @@ def corregido(tmp_path_factory, request):
         ceros = dict.fromkeys(correcto.esperado, 0.0)
         esperado[otro or estudiante] = dict(correcto.esperado if rara.esperado == "todo" else ceros, **sin_contestar)
 
+    # Los mutantes del ejecutar de referencia (tests/mutantes.py), con el cuestionario bien contestado.
+    for nombre, mutante in MUTANTES.items():
+        entregar("mutante_" + nombre, dict(cuestionario, ejecutar=mutante.codigo))
+        esperado["mutante_" + nombre] = dict(mutante.esperado, **todo_bien)
+
     espia = _espia()
     espia.settimeout(0)
     inicio = time.monotonic()
-    medido = _nbgrader_medido(curso, "autograde", TAREA, "--force")
+    medido = _corregir_medido(curso)
     segundos = time.monotonic() - inicio
     try:
         espia.accept()
@@ -226,9 +241,8 @@ def corregido(tmp_path_factory, request):
     except (BlockingIOError, OSError):
         conexiones = 0
     espia.close()
-    _avisa(request, "\nnbgrader autograde: %d cuadernos en %.0f s (%.1f s por cuaderno)"
-           % (len(esperado), segundos, segundos / len(esperado)))
-    _nbgrader(curso, "generate_feedback", TAREA, "--force")
+    _avisa(request, "\nmake grade (%d procesos): %d cuadernos en %.0f s (%.1f s por cuaderno)"
+           % (TRABAJOS, len(esperado), segundos, segundos / len(esperado)))
 
     notas, totales = {}, {}
     with Gradebook("sqlite:///%s" % (curso / "gradebook.db")) as gb:
@@ -238,11 +252,10 @@ def corregido(tmp_path_factory, request):
             envio = gb.find_submission(TAREA, estudiante)
             totales[estudiante] = (envio.score, envio.max_score)
         apartadas_en_el_gradebook = [e for e in apartadas if e in {s.student_id for s in gb.assignment_submissions(TAREA)}]
-    feedback = _nbgrader(curso, "generate_feedback", TAREA, "--force")
     return {"curso": curso, "release": release, "esperado": esperado, "notas": notas,
             "totales": totales, "maximos": maximos, "conexiones": conexiones, "medido": medido,
             "segundos": segundos, "raras": raras, "apartadas": apartadas,
-            "apartadas_en_el_gradebook": apartadas_en_el_gradebook, "salida_feedback": feedback.stderr}
+            "apartadas_en_el_gradebook": apartadas_en_el_gradebook}
 
 
 def _salida_de_error(corregido, estudiante, celda):
@@ -347,13 +360,16 @@ def test_cada_equivocacion_del_catalogo_se_reconoce_por_su_nombre(corregido):
 
 
 def test_una_equivocacion_resta_en_una_sola_celda(corregido):
-    """Salvo las que dejan sin respuesta (entonces no hay puntos en ninguna), cada una resta en su celda y solo en ella."""
-    from course.calificacion import CASA
-    for estudiante, entrega in ENTREGAS.items():
-        sin_respuesta = not any(entrega.esperado.values())  # p. ej. reintenta sin fin: no contesta
-        if entrega.diagnosticos and entrega.diagnosticos <= set(CASA) and not sin_respuesta:
+    """Salvo las que dejan sin respuesta (entonces no hay puntos en ninguna), cada una resta en su casa y solo en ella."""
+    from harness.diagnosticos import DIAGNOSTICOS
+    casas = {d: c.casa for d, c in DIAGNOSTICOS.items() if c.casa}
+    todas = {e: (x.diagnosticos, x.esperado) for e, x in ENTREGAS.items()}
+    todas.update({"mutante_" + n: (m.diagnosticos, m.esperado) for n, m in MUTANTES.items()})
+    for estudiante, (diagnosticos, esperado) in todas.items():
+        sin_respuesta = not any(esperado.values())  # p. ej. reintenta sin fin: no contesta
+        if diagnosticos and diagnosticos <= set(casas) and not sin_respuesta:
             perdidas = {c for c, v in corregido["notas"][estudiante].items() if c.startswith("ejecutar-") and v < corregido["maximos"][c]}
-            assert perdidas == {"ejecutar-" + CASA[d] for d in entrega.diagnosticos}, (estudiante, perdidas)
+            assert perdidas == {"ejecutar-" + casas[d] for d in diagnosticos}, (estudiante, perdidas)
 
 
 def test_la_retroalimentacion_nombra_cada_equivocacion(corregido):
@@ -364,7 +380,7 @@ def test_la_retroalimentacion_nombra_cada_equivocacion(corregido):
         html = (corregido["curso"] / "feedback" / estudiante / TAREA / CUADERNO.replace(".ipynb", ".html")).read_text(encoding="utf-8")
         html = unescape(re.sub(r"<[^>]*>", "", html))
         for nombre in entrega.diagnosticos:
-            etiqueta, leccion = DIAGNOSTICOS[nombre]
+            etiqueta, leccion = DIAGNOSTICOS[nombre].etiqueta, DIAGNOSTICOS[nombre].leccion
             for trozo in (nombre, etiqueta, leccion[:40]):
                 if trozo not in html:
                     fallos.append("  %-30s no dice %r" % (estudiante, trozo))
@@ -377,10 +393,10 @@ def test_la_retroalimentacion_nombra_cada_equivocacion(corregido):
     ("mal_repr", "ejecutar-excepciones"),
     ("mal_a_medias_lanza", "ejecutar-salmorejo"),
     ("mal_copia_entorno", "ejecutar-escrituras"),
-    ("mal_reintenta_siempre", "ejecutar-una-vez"),
-    ("mal_sin_empezar", "ejecutar-resultados"),
+    ("mal_reintenta_siempre", "ejecutar-salmorejo"),
+    ("mal_sin_empezar", "ejecutar-salmorejo"),
     ("cuestionario-4-a-medias", "pregunta-4"),
-    ("mal_tupla", "ejecutar-resultados"),
+    ("mal_tupla", "ejecutar-salmorejo"),
 ])
 def test_una_celda_que_suspende_lo_explica_en_español(corregido, estudiante, celda):
     """La salida de error es un Suspenso con el motivo en español, no un volcado de AssertionError."""
@@ -395,10 +411,14 @@ def test_una_celda_que_suspende_lo_explica_en_español(corregido, estudiante, ce
 
 @pytest.mark.parametrize("estudiante", ["mal_reintenta_siempre", "mal_reintenta_siempre_base"])
 def test_el_bucle_infinito_suspende_por_tiempo_y_no_cuelga(corregido, estudiante):
-    """También si se traga BaseException: el tope de cada llamada no depende de que el estudiante lo deje pasar."""
-    for celda in ("ejecutar-salmorejo", "ejecutar-excepciones", "ejecutar-guiones"):
+    """También si se traga BaseException: el tope de cada llamada no depende de que el estudiante lo deje pasar.
+    El motivo se dice una vez, en la primera prueba; las demás, sin puntos, remiten a ella."""
+    primera = _salida_de_error(corregido, estudiante, "ejecutar-salmorejo")
+    assert primera and "no ha terminado en" in primera[0].evalue, primera
+    for celda in ("ejecutar-excepciones", "ejecutar-guiones"):
         errores = _salida_de_error(corregido, estudiante, celda)
-        assert errores and "no ha terminado en" in errores[0].evalue, (celda, errores)
+        assert errores and "no ha terminado en" not in errores[0].evalue, (celda, errores)
+        assert "El motivo, en la prueba ejecutar-salmorejo" in errores[0].evalue, (celda, errores)
 
 
 def test_una_entrega_correcta_no_deja_errores_en_ninguna_celda(corregido):
@@ -502,7 +522,10 @@ def test_cada_entrega_rara_lee_en_español_lo_que_se_ha_decidido(corregido):
 
 
 def test_una_carpeta_apartada_lo_dice_en_la_salida_y_las_demas_se_corrigen(corregido):
-    lineas = [l for l in corregido["medido"]["salida"].splitlines() if "Entrega apartada" in l]
+    """Cada carpeta apartada sale en la salida de `make grade` con un «¡ojo!», y su motivo en exports/registro.txt."""
+    for estudiante in corregido["apartadas"]:
+        assert re.search(r"%s\s+sin nota\s+¡ojo!" % re.escape(estudiante.split("\n")[-1]), corregido["medido"]["salida"])
+    lineas = [l for l in corregido["medido"]["registro"].splitlines() if "Entrega apartada" in l]
     for estudiante, rara in corregido["apartadas"].items():
         suyas = [l for l in lineas if repr(estudiante)[1:-1] in l]
         assert len(suyas) == 1 and rara.aviso in suyas[0], (estudiante, lineas)
@@ -561,3 +584,169 @@ def test_la_corrección_de_la_clase_queda_acotada_en_memoria_disco_y_procesos(co
     # Al terminar no queda nada de ninguna entrega: ni ficheros en la carpeta temporal, ni procesos.
     assert medido["en_tmp"] == []
     assert medido["vivos"] == []
+
+
+# Los mutantes del ejecutar de referencia: la rúbrica, aplicada
+
+def test_hay_mutantes_de_cada_clausula_y_parejas():
+    from mutantes import OPERADORES, PAREJAS, PUNTOS
+    casas = {c for op in OPERADORES.values() for c in op.casas}
+    conversaciones = {"ejecutar-salmorejo", "ejecutar-guiones"}  # no son casa de ninguna equivocación
+    assert {"ejecutar-" + c for c in casas} == set(PUNTOS) - conversaciones, "algún operador por cada cláusula"
+    assert any(not op.casas for op in OPERADORES.values()) and len(PAREJAS) >= 15
+    for nombre, mutante in MUTANTES.items():
+        assert mutante.codigo != ENTREGAS["correcto_try_except"].codigo and "def ejecutar(" in mutante.codigo, nombre
+
+
+def test_cada_mutante_saca_lo_que_le_da_la_rubrica(corregido):
+    """Celda a celda: lo que dice la rúbrica (tests/mutantes.py) de las equivocaciones que introduce cada mutante."""
+    fallos = []
+    for nombre, mutante in MUTANTES.items():
+        notas = corregido["notas"]["mutante_" + nombre]
+        distintas = {c: (notas[c], v) for c, v in mutante.esperado.items() if notas[c] != v}
+        if distintas:
+            fallos.append("  %-45s (obtenido, esperado): %s" % (nombre, distintas))
+        vistos = {d for ds in _diagnosticos(corregido, "mutante_" + nombre).values() for d in ds}
+        if vistos != mutante.diagnosticos:
+            fallos.append("  %-45s diagnósticos %s, esperados %s" % (nombre, sorted(vistos), sorted(mutante.diagnosticos)))
+    assert not fallos, "mutantes que no sacan lo que dice la rúbrica:\n" + "\n".join(fallos)
+
+
+def test_sin_avisar_de_un_fallo_no_se_llega_a_la_mitad(corregido):
+    """La idea de la lección: un ejecutar que nunca contesta a una clase de fallo con un error que diga qué ha
+    pasado no llega a la mitad del desafío (las dos medidas de la issue 20: 8 y 9 de 12 antes)."""
+    from mutantes import OPERADORES
+    mitad = sum(v for c, v in corregido["maximos"].items() if c.startswith("ejecutar-")) / 2
+    callan = [n for n in MUTANTES if any(OPERADORES[o].calla for o in n.split("+"))]
+    assert {"traga-todo", "esquema-como-resultado+error-como-resultado", "error-como-resultado"} <= set(callan)
+    for nombre in callan:
+        puntos = sum(v for c, v in corregido["notas"]["mutante_" + nombre].items() if c.startswith("ejecutar-"))
+        assert puntos < mitad, (nombre, puntos)
+
+
+def _revisar_con_los_casos_ocultos(codigo, archivo):
+    """Lo que dicen `repasar` y `reglas` de harness.revision (lo que usa `revisar`) de este código, en este
+    proceso, sin jaula, con los casos ocultos: {celda: (puntúa, diagnósticos)}."""
+    import linecache
+
+    from course.calificacion import CASOS
+    from course.limites import ALARMA
+    from harness.revision import PRUEBAS, probar, reglas, repasar
+    espacio = {"__name__": "__main__"}
+    exec("from harness import *", espacio)
+    linecache.cache[archivo] = (len(codigo), None, codigo.splitlines(True), archivo)
+    exec(compile(codigo, archivo, "exec"), espacio)
+    veredictos = reglas(repasar(lambda ll, e: probar(espacio["ejecutar"], ll, e, ALARMA), CASOS))
+    return {"ejecutar-" + n: (veredictos[n].puntua, veredictos[n].diagnosticos) for n in PRUEBAS}
+
+
+def test_revisar_y_el_corrector_no_pueden_discrepar(corregido):
+    """Con los mismos casos, las reglas de `revisar` en el núcleo del estudiante dan, celda a celda, lo mismo
+    que el corrector de la clase con la respuesta en su jaula: para cada mutante y cada entrega del catálogo."""
+    codigos = {"mutante_" + n: m.codigo for n, m in MUTANTES.items()}
+    codigos.update({e: _sin_cabecera(x.codigo) for e, x in ENTREGAS.items() if e != "mal_sintaxis"})
+    fallos = []
+    for estudiante, codigo in codigos.items():
+        aqui = _revisar_con_los_casos_ocultos(codigo, "<%s>" % estudiante)
+        notas, diagnosticos = corregido["notas"][estudiante], _diagnosticos(corregido, estudiante)
+        alli = {c: (notas[c] == corregido["maximos"][c], diagnosticos[c]) for c in aqui}
+        if aqui != alli:
+            fallos.append("  %-45s %s" % (estudiante, {c: (aqui[c], alli[c]) for c in aqui if aqui[c] != alli[c]}))
+    assert not fallos, "revisar (aquí, alli) y el corrector discrepan:\n" + "\n".join(fallos)
+
+
+def test_la_tabla_del_readme_es_la_de_los_mutantes(corregido):
+    """README: una fila por mutante, con sus puntos, que son los que saca al corregir."""
+    from mutantes import tabla
+    readme = (RAIZ / "README.md").read_text(encoding="utf-8")
+    assert tabla() in readme, "la tabla de mutantes del README no es la de tests/mutantes.py: python tests/mutantes.py"
+    filas = dict(re.findall(r"^\| `([^`]+)` \|[^|]*\|[^|]*\| (\d+) \|$", tabla(), re.M))
+    assert set(filas) == set(MUTANTES)
+    for nombre, mutante in MUTANTES.items():
+        obtenido = sum(v for c, v in corregido["notas"]["mutante_" + nombre].items() if c.startswith("ejecutar-"))
+        assert int(filas[nombre]) == sum(mutante.esperado.values()) == obtenido, nombre
+
+
+# Lo que dice la retroalimentación
+
+def _celdas_corregidas(corregido, estudiante):
+    return _celdas(nbformat.read(corregido["curso"] / "autograded" / estudiante / TAREA / CUADERNO, as_version=4))
+
+
+def _textos(corregido, estudiante):
+    """celda ejecutar-* → el texto de su salida (el motivo, si suspende)."""
+    return {g: "".join(o.get("evalue", "") or o.get("text", "") for o in c.outputs)
+            for g, c in _celdas_corregidas(corregido, estudiante).items() if g.startswith("ejecutar-")}
+
+
+def test_sin_respuesta_solo_para_el_codigo_de_partida_o_sin_funcion(corregido):
+    """«Sin respuesta no hay puntos» solo lo lee quien no ha escrito nada o no tiene función; quien ha
+    escrito una respuesta que no contesta (se cuelga, lanza, devuelve None) lee qué ha pasado."""
+    sin_respuesta = {"mal_sin_empezar", "mal_sintaxis"}
+    for estudiante in corregido["esperado"]:
+        if estudiante.startswith(("trampa_", "rara_")):
+            continue
+        dice = any("Sin respuesta no hay puntos" in t for t in _textos(corregido, estudiante).values())
+        assert dice == (estudiante in sin_respuesta), estudiante
+
+
+@pytest.mark.parametrize("estudiante", ["mal_sin_empezar", "mal_reintenta_siempre", "mutante_errata", "mutante_relanza",
+                                        "mutante_traga-todo", "mutante_esquema-como-resultado+error-como-resultado"])
+def test_lo_que_explica_varias_celdas_se_dice_una_vez(corregido, estudiante):
+    """El motivo que deja sin puntos varias celdas está entero en la primera, y las demás remiten a ella."""
+    textos = [t for t in _textos(corregido, estudiante).values() if t.startswith("Sin puntos, por ")]
+    assert len(textos) >= 6, textos
+    con_equivocacion = [t for t in textos if "Equivocación: " in t.split("\n", 2)[-1] and "El motivo, en" not in t]
+    assert len(con_equivocacion) == 1, textos
+    assert all("El motivo, en la prueba ejecutar-salmorejo." in t for t in textos if t is not con_equivocacion[0])
+
+
+@pytest.mark.parametrize("mutante", ["errata", "sin-return"])
+def test_una_excepcion_de_tu_codigo_se_nombra_con_su_linea(corregido, mutante):
+    """Un KeyError de una errata, o un UnboundLocalError de un return olvidado: lo lanza una línea del
+    estudiante, fuera del try, y eso es lo que dice, con esa línea (no «lanza una excepción propia al tratar el fallo»)."""
+    texto = _textos(corregido, "mutante_" + mutante)["ejecutar-salmorejo"]
+    hecho = re.search(r"en la línea (\d+) de tu respuesta, fuera del try:\n\s*(.+)", texto)
+    assert hecho, texto
+    linea = MUTANTES[mutante].codigo.splitlines()[int(hecho.group(1)) - 1].strip()
+    assert hecho.group(2).strip() == linea, (hecho.group(2), linea)
+    assert "(lanza-tu-codigo)" in texto and "lanza-otra-excepcion" not in texto
+
+
+def _resumen_y_cuaderno(corregido, estudiante):
+    html = (corregido["curso"] / "feedback" / estudiante / TAREA / CUADERNO.replace(".ipynb", ".html")).read_text()
+    inicio, cuaderno = html.index('id="resumen"'), html.index('id="notebook"')
+    return html[inicio:cuaderno], html
+
+
+@pytest.mark.parametrize("estudiante", ["correcto_try_except", "mal_repr", "mal_sin_empezar", "mal_reintenta_siempre",
+                                        "mutante_traga-todo", "mutante_repr+strip", "mutante_errata"])
+def test_la_retroalimentacion_empieza_con_un_resumen(corregido, estudiante):
+    """Antes del cuaderno: los puntos de cada prueba, un enlace a cada una que no puntúa, y cada equivocación
+    con lo que conviene releer, enlazado a su sección del cuaderno."""
+    resumen, html = _resumen_y_cuaderno(corregido, estudiante)
+    notas = corregido["notas"][estudiante]
+    for celda, puntos in notas.items():
+        fila = re.search(r"<code>%s</code>(?:(?!</tr>).)*<td>([\d.]+) de ([\d.]+)</td>" % re.escape(celda), resumen, re.S)
+        assert fila and float(fila.group(1)) == puntos, (celda, puntos)
+        enlazada = '<a href="#%s"><code>%s</code></a>' % (celda, celda) in resumen
+        assert enlazada == (puntos < corregido["maximos"][celda]), celda
+        assert '<a name="%s"></a>' % celda in html  # el destino del enlace, en el cuaderno
+    from harness.diagnosticos import DIAGNOSTICOS
+    vistos = {d for ds in _diagnosticos(corregido, estudiante).values() for d in ds}
+    texto = unescape(re.sub(r"<[^>]*>", "", resumen))
+    for d in vistos:
+        assert "%s (%s)" % (DIAGNOSTICOS[d].etiqueta, d) in texto, d
+        assert "Relee «%s»" % DIAGNOSTICOS[d].releer.replace("`", "") in texto, d
+    for ancla in re.findall(r'Relee <a href="#([^"]+)"', resumen):
+        assert 'id="%s"' % ancla in html, ancla  # el título de la sección, con su id
+    assert bool(vistos) == ("Las equivocaciones que ha encontrado el corrector" in resumen)
+
+
+def test_cada_equivocacion_remite_a_una_seccion_de_la_leccion():
+    """Lo que el resumen manda releer son títulos del cuaderno fuente."""
+    from harness.diagnosticos import DIAGNOSTICOS
+    fuente = nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4)
+    titulos = {l.lstrip("#").strip() for c in fuente.cells if c.cell_type == "markdown"
+               for l in c.source.splitlines() if l.startswith("#")}
+    assert {d.releer for d in DIAGNOSTICOS.values()} <= titulos, {d.releer for d in DIAGNOSTICOS.values()} - titulos

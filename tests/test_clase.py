@@ -167,4 +167,25 @@ def test_el_informe_muestra_los_diagnosticos_del_corrector(clase, tmp_path):
                 celda.metadata["curso"] = {"diagnosticos": ["captura-solo-un-tipo"]}
         nbformat.write(nb, ruta)
     html = informe.escribir_informe(copia).read_text(encoding="utf-8")
-    assert re.search(r"<code>captura-solo-un-tipo</code></td><td>[^<]*</td><td class=\"n\">4</td>", html)
+    # Una vez por estudiante, aunque le reste en dos celdas, y quiénes.
+    assert re.search(r"<code>captura-solo-un-tipo</code></td><td>[^<]*</td><td class=\"n\">2</td><td>bruno, dario</td>", html)
+
+
+def test_el_informe_cuenta_estudiantes_y_no_celdas(clase):
+    """Bruno entrega el código de partida, y la rota se corrige como sin contestar: una equivocación de cada
+    uno, aunque les quite los puntos de las ocho celdas."""
+    raiz, _, _ = clase
+    html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
+    assert re.search(r"<code>sin-empezar</code></td><td>[^<]*</td><td class=\"n\">2</td><td>bruno, rota</td>", html)
+
+
+def test_el_informe_marca_la_respuesta_correcta(clase):
+    from course.cuestionario import PREGUNTAS
+    raiz, _, _ = clase
+    cuentas = re.findall(r"<p class='cuenta'>(.*?)</p>", (raiz / "exports" / "informe.html").read_text(encoding="utf-8"))
+    for n, cuenta in zip(sorted(PREGUNTAS), cuentas):
+        correcta = PREGUNTAS[n]["correcta"]
+        buenas = {"falso" if correcta is False else "verdadero"} if isinstance(correcta, bool) else set(correcta)
+        elegidas = {o.replace("✔ ", "").strip() for o in re.findall(r"([^:·]+):", cuenta)}
+        marcadas = {o.strip() for o in re.findall(r"✔ ([^:·]+):", cuenta)}
+        assert marcadas and marcadas == buenas & elegidas, (n, cuenta)

@@ -154,6 +154,7 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     tn.comprobar_explorador(pagina)
     tn.comprobar_visor(pagina)
     tn.comprobar_visor_del_estudiante(pagina)
+    tn.comprobar_cuestionario(pagina)  # la pregunta 1, mal y después bien, con «Comprobar»
     comprobar_seccion_sin_modelo(pagina)
 
     # El estudiante guarda y descarga su cuaderno (Archivo > Descargar).
@@ -176,6 +177,15 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     from course import corregir
     puntos, maximo = corregir.notas(curso)["lite"]
     assert (puntos, maximo) == (MAXIMO, MAXIMO), hecho.stdout + hecho.stderr
+
+    # Lo comprobado en el cuestionario formativo viaja en el cuaderno descargado, sigue en el corregido (que
+    # se rehace sobre el de release) y el informe de la clase lo cuenta, con la respuesta buena marcada.
+    tn.comprobar_lo_comprobado(descargado)
+    tn.comprobar_lo_comprobado(curso / "autograded" / "lite" / TAREA / CUADERNO)
+    from course import informe
+    from course.cuestionario import PREGUNTAS
+    html = informe.escribir_informe(curso).read_text(encoding="utf-8")
+    assert "✔ %s: 1" % PREGUNTAS[1]["correcta"] in re.findall(r"<p class='cuenta'>(.*?)</p>", html)[0], html
 
 
 def test_make_bundle_lleva_el_sitio_para_alojarlo(tmp_path):

@@ -18,9 +18,11 @@ import pytest
 from nbgrader.api import Gradebook
 
 from course import CUADERNO, RAIZ, TAREA
+from course import informe
 from course.cuestionario import PREGUNTAS, respuestas_del_cuaderno
 from course.entregas import escribir_entrega, soluciones
 from cursos import copiar_curso, modo_del_cuestionario, nbgrader
+from harness.cuestionario import RESPUESTA_MIME
 
 BUENAS = soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))
 MALAS = {"respuesta-1": 'respuesta_1 = "a"', "respuesta-2": 'respuesta_2 = "d"',
@@ -40,9 +42,10 @@ def curso(request, tmp_path_factory):
     assert hecho.returncode == 0, hecho.stdout + hecho.stderr
     release = raiz / "release" / TAREA / CUADERNO
     entregas = {"todo-bien": BUENAS, "cuestionario-mal": dict(BUENAS, **MALAS),
-                "sin-contestar": {}}
+                "sin-contestar": {}, "comprobado": BUENAS}
     for estudiante, respuestas in entregas.items():
         escribir_entrega(release, respuestas, raiz / "submitted" / estudiante / TAREA)
+    _comprobar_en_los_widgets(raiz / "submitted" / "comprobado" / TAREA / CUADERNO)
     for orden in (["autograde", TAREA, "--force"], ["generate_feedback", TAREA, "--force"]):
         hecho = nbgrader(raiz, *orden)
         assert hecho.returncode == 0, hecho.stdout[-3000:] + hecho.stderr[-5000:]
@@ -54,6 +57,26 @@ def curso(request, tmp_path_factory):
             notas[estudiante] = (envio.score, envio.max_score,
                                  {g.name: g.score for g in gb.find_submission_notebook(TAREA, TAREA, estudiante).grades})
     return {"modo": modo, "raiz": raiz, "release": release, "celdas": celdas, "notas": notas}
+
+
+# Lo que deja JupyterLab en la salida de cada widget del cuestionario al pulsar «Comprobar» y guardar
+# (tests/test_navegador.py y tests/test_lite.py lo ven en un navegador de verdad), y dos registros falsos.
+COMPROBADAS = {1: ["b"], 3: [False], 4: ["a", "d"]}
+FALSOS = [{"pregunta": True, "respuesta": ["c"]}, {"pregunta": 2, "respuesta": ["z"]}, {"pregunta": 9, "respuesta": []}]
+
+
+def _comprobar_en_los_widgets(ruta):
+    nb = nbformat.read(ruta, as_version=4)
+    for celda in nb.cells:
+        n = celda.metadata.get("cuestionario")
+        if celda.cell_type == "code" and n in PREGUNTAS:
+            datos = {"text/plain": "Pregunta %d del cuestionario" % n, "text/html": "<div>la copia</div>",
+                     "application/vnd.jupyter.widget-view+json": {"model_id": "x%d" % n, "version_major": 2,
+                                                                  "version_minor": 0}}
+            registros = [{"pregunta": n, "respuesta": COMPROBADAS[n]}] if n in COMPROBADAS else FALSOS
+            celda.outputs = [nbformat.v4.new_output("display_data", data=dict(datos, **{RESPUESTA_MIME: r}))
+                             for r in registros]
+    nbformat.write(nb, ruta)
 
 
 def _retroalimentacion(curso, estudiante):
@@ -146,3 +169,20 @@ def test_validate_de_la_release_sin_contestar(curso, tmp_path):
     esperados = 2 + (len(PREGUNTAS) if curso["modo"] == "calificado" else 0)  # y las dos pruebas visibles del desafío
     assert len(fallos) == esperados, fallos
     assert sum("bucle(" in f for f in fallos) == 1 and sum("DiscoQueFalla" in f for f in fallos) == 1
+
+
+def test_lo_comprobado_en_el_cuestionario_formativo_llega_al_informe(curso):
+    """Lo que el estudiante comprobó con cada widget sigue en su cuaderno corregido (que se rehace sobre el de
+    release y se vuelve a ejecutar) y el informe de la clase lo cuenta, con la buena marcada; 0 puntos.
+    Los registros falsos (otra pregunta, otra opción, un booleano por número) no cuentan."""
+    corregido = nbformat.read(curso["raiz"] / "autograded" / "comprobado" / TAREA / CUADERNO, as_version=4)
+    leidas = respuestas_del_cuaderno(corregido)
+    if curso["modo"] == "calificado":  # aquí cuentan las celdas de respuesta, y no hay widgets
+        assert leidas == {1: "c", 2: "d", 3: False, 4: frozenset("ad")}
+        return
+    assert leidas == {1: "b", 2: None, 3: False, 4: frozenset("ad")}
+    assert curso["notas"]["comprobado"][0] == curso["notas"]["todo-bien"][0]  # no cambia la nota
+    html = informe.escribir_informe(curso["raiz"]).read_text(encoding="utf-8")
+    cuentas = re.findall(r"<p class='cuenta'>(.*?)</p>", html)
+    assert cuentas == ["(sin contestar): 3 · b: 1", "(sin contestar): 4", "(sin contestar): 3 · ✔ falso: 1",
+                       "(sin contestar): 3 · ✔ a: 1 · ✔ d: 1"], cuentas

@@ -21,6 +21,7 @@ import os
 import re
 from pathlib import Path
 
+import nbformat
 import pytest
 
 import navegador as nv
@@ -274,6 +275,15 @@ def comprobar_cuestionario(pagina):
     capturar(pregunta, "cuestionario.png")
 
 
+def comprobar_lo_comprobado(cuaderno):
+    """Lo último que se comprobó con el widget de la pregunta 1 (la respuesta buena) queda en el cuaderno guardado,
+    como salida de su celda, y es lo que lee el informe de la clase."""
+    from course.cuestionario import PREGUNTAS, respuestas_del_cuaderno
+
+    leidas = respuestas_del_cuaderno(nbformat.read(cuaderno, as_version=4))
+    assert leidas == {**dict.fromkeys(PREGUNTAS), 1: PREGUNTAS[1]["correcta"]}, leidas
+
+
 def comprobar_widgets(pagina, curso, ruta):
     """Explorador y visor de harness.widgets, si el cuaderno los usa (el cuaderno ya ejecutado entero)."""
     explorador, visor = que_widgets_usa(curso, ruta)
@@ -284,6 +294,8 @@ def comprobar_widgets(pagina, curso, ruta):
         comprobar_visor_del_estudiante(pagina)
     if "pregunta(" in (curso / ruta).read_text(encoding="utf-8"):
         comprobar_cuestionario(pagina)
+        nv.guardar(pagina)
+        nv.esperar_en_disco(lambda: comprobar_lo_comprobado(curso / ruta))
     if not (explorador or visor):
         print(f"{ruta} aún no usa el explorador ni el visor de harness.widgets: sin pasos de widgets")
     return explorador, visor

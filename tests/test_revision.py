@@ -1,5 +1,6 @@
 """La lista de comprobación `revisar(ejecutar)`: con las entregas del catálogo, y en el cuaderno de release con un núcleo de verdad."""
 
+import linecache
 import re
 from pathlib import Path
 
@@ -8,54 +9,68 @@ import pytest
 from nbclient import NotebookClient
 
 from course import CUADERNO, RAIZ, TAREA
-from harness.revision import CLAUSULAS, DIAGNOSTICOS, revisar
+from harness.revision import CLAUSULAS, DE_LOS_FALLOS, DIAGNOSTICOS, PRUEBAS, revisar
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
 
 
 def _ejecutar(nombre):
-    """El `ejecutar` de una entrega del catálogo, definido como en el cuaderno."""
+    """El `ejecutar` de una entrega del catálogo, definido como en el cuaderno (que guarda el código de cada
+    celda en linecache, y así una traza sabe qué dice cada línea)."""
     espacio = {"__name__": "__main__"}
     exec("from harness import *", espacio)
-    exec(compile((CATALOGO / (nombre + ".py")).read_text(encoding="utf-8"), nombre, "exec"), espacio)
+    codigo = (CATALOGO / (nombre + ".py")).read_text(encoding="utf-8")
+    linecache.cache[nombre] = (len(codigo), None, codigo.splitlines(True), nombre)
+    exec(compile(codigo, nombre, "exec"), espacio)
     return espacio["ejecutar"]
 
 
 def _lineas(ejecutar, capsys):
-    """Las líneas ✔ y ✘ que imprime revisar, y todo lo impreso."""
+    """{cláusula: línea ✔ o ✘ que la nombra} de lo que imprime revisar, y todo lo impreso."""
     revisar(ejecutar)
     salida = capsys.readouterr().out
-    return [l for l in salida.splitlines() if l.startswith(("✔", "✘"))], salida
+    lineas = {}
+    for linea in salida.splitlines():
+        hecho = re.match(r"([✔✘]) ([a-z-]+(?:, [a-z-]+)*(?: y [a-z-]+)?): ", linea)
+        if hecho:
+            for nombre in re.split(r", | y ", hecho.group(2)):
+                lineas[nombre] = linea
+    return lineas, salida
+
+
+def _fallidas(lineas):
+    return {n for n, l in lineas.items() if l.startswith("✘")}
 
 
 @pytest.mark.parametrize("nombre", sorted(f.stem for f in CATALOGO.glob("correcto_*.py")))
 def test_una_respuesta_correcta_cumple_cada_clausula(nombre, capsys):
     lineas, salida = _lineas(_ejecutar(nombre), capsys)
-    assert len(lineas) == len(CLAUSULAS) and all(l.startswith("✔") for l in lineas), salida
-    assert "%d de %d cláusulas cumplidas" % (len(CLAUSULAS), len(CLAUSULAS)) in salida
+    assert set(lineas) == set(CLAUSULAS) and not _fallidas(lineas), salida
+    assert "puntuarían %d de las %d pruebas" % (len(PRUEBAS), len(PRUEBAS)) in salida
 
 
 @pytest.mark.parametrize("nombre", sorted(f.stem for f in CATALOGO.glob("mal_*.py") if f.stem != "mal_sintaxis"))
 def test_ninguna_respuesta_mal_pasa_la_lista_entera(nombre, capsys):
-    """La lista no dice «todo bien» a una entrega que pierde puntos al corregir, y da una línea por cláusula."""
+    """La lista no dice «todo bien» a una entrega que pierde puntos al corregir, y nombra cada cláusula."""
     lineas, salida = _lineas(_ejecutar(nombre), capsys)
-    assert len(lineas) == len(CLAUSULAS), salida
-    assert any(l.startswith("✘") for l in lineas), salida
+    assert set(lineas) == set(CLAUSULAS), salida
+    assert _fallidas(lineas), salida
 
 
-# (entrega, la cláusula cuya línea lleva ✘, la equivocación que nombra). Las cláusulas, por su docstring.
+# (entrega, la cláusula cuya línea lleva ✘, la equivocación que nombra).
 EQUIVOCACIONES = [
     ("mal_sin_empezar", "contesta", "sin-empezar"),
     ("mal_a_medias_lanza", "contesta", "lanza-al-fallar"),
+    ("mal_relanza", "contesta", "lanza-otra-excepcion"),
     ("mal_devuelve_none", "contesta", "no-contesta"),
     ("mal_tupla", "contesta", "no-es-un-tool-result"),
     ("mal_reintenta_siempre", "contesta", "reintenta"),
+    ("mal_traga_error", "avisa", "nunca-avisa"),
+    ("mal_mensaje_propio", "avisa", "nunca-avisa"),
     ("mal_solo_filenotfound", "excepciones", "captura-solo-un-tipo"),
     ("mal_repr", "excepciones", "contenido-repr"),
     ("mal_tipo_y_mensaje", "excepciones", "prefijo-en-el-mensaje"),
     ("mal_no_se_ha_ejecutado", "excepciones", "no-se-ha-ejecutado-al-fallar"),
-    ("mal_traga_error", "excepciones", "error-como-resultado"),
-    ("mal_mensaje_propio", "excepciones", "mensaje-cambiado"),
     ("mal_reintenta", "una-vez", "reintenta"),
     ("mal_reintenta_transitorios", "una-vez", "reintenta"),
     ("mal_llama_dos_veces", "una-vez", "ejecuta-dos-veces"),
@@ -72,30 +87,37 @@ EQUIVOCACIONES = [
 @pytest.mark.parametrize("nombre, clausula, diagnostico", EQUIVOCACIONES)
 def test_la_linea_de_la_clausula_nombra_la_equivocacion(nombre, clausula, diagnostico, capsys):
     lineas, salida = _lineas(_ejecutar(nombre), capsys)
-    titulo = CLAUSULAS[clausula].__doc__.rstrip(".")
-    fallidas = [l for l in lineas if l.startswith("✘")]
-    assert "✘ %s:" % titulo in fallidas, salida
-    # Solo fallan esa cláusula y, si la equivocación se nota en ellas, las conversaciones enteras.
-    otras = {l for l in fallidas if not l.startswith("✘ %s:" % titulo)}
-    if clausula != "contesta":
-        assert all(re.match(r"✘ (La traza del salmorejo|Otras conversaciones)", l) for l in otras), salida
-    etiqueta, leccion = DIAGNOSTICOS[diagnostico]
-    assert "Equivocación: %s (%s). %s" % (etiqueta, diagnostico, leccion) in salida
+    assert lineas[clausula].startswith("✘ %s: %s" % (clausula, CLAUSULAS[clausula].__doc__.rstrip("."))), salida
+    d = DIAGNOSTICOS[diagnostico]
+    assert salida.count("Equivocación: %s (%s). %s" % (d.etiqueta, diagnostico, d.leccion)) == 1, salida
+    # Una equivocación resta una vez: las demás cláusulas puntúan, o no puntúan por lo que ya dice esa línea
+    # (sin respuesta, o sin la idea de la lección), en una sola línea que remite a ella.
+    otras = _fallidas(lineas) - {clausula}
+    if clausula == "contesta":
+        assert otras == set(CLAUSULAS) - {"contesta"}, salida
+    elif clausula == "avisa":
+        assert otras <= set(DE_LOS_FALLOS), salida
+    else:
+        assert not otras, salida
+    remiten = {l for n, l in lineas.items() if n in otras and "Lo explica «%s», arriba." % clausula in l}
+    assert len(remiten) <= 1 and all(l.startswith("✘ ") for l in remiten), salida
 
 
 def test_mirar_el_entorno_no_es_ejecutar_la_herramienta(capsys):
     """Un `ruta in entorno` antes de llamar a leer no cuenta como una segunda ejecución."""
     lineas, salida = _lineas(_ejecutar("correcto_mira_antes"), capsys)
-    assert all(l.startswith("✔") for l in lineas), salida
+    assert not _fallidas(lineas), salida
 
 
-def _release_con(respuesta):
-    """El cuaderno de release con `respuesta` (una entrega del catálogo) en la celda ejecutar, ejecutado entero
-    en un núcleo de verdad, sin pararse en los errores. Devuelve {id de celda: (texto impreso, error o None)}."""
+def _release_con(respuesta=None, codigo=None):
+    """El cuaderno de release con `respuesta` (una entrega del catálogo) o `codigo` en la celda ejecutar, ejecutado
+    entero en un núcleo de verdad, sin pararse en los errores. Devuelve {id de celda: (texto impreso, error o None)}."""
+    if respuesta is not None:
+        codigo = (CATALOGO / (respuesta + ".py")).read_text(encoding="utf-8").split('"""', 2)[2]
     cuaderno = nbformat.read(RAIZ / "release" / TAREA / CUADERNO, as_version=4)
     for celda in cuaderno.cells:
-        if celda.metadata.get("nbgrader", {}).get("grade_id") == "ejecutar" and respuesta is not None:
-            celda.source = (CATALOGO / (respuesta + ".py")).read_text(encoding="utf-8").split('"""', 2)[2]
+        if celda.metadata.get("nbgrader", {}).get("grade_id") == "ejecutar" and codigo is not None:
+            celda.source = codigo
     NotebookClient(cuaderno, timeout=120, kernel_name="python3", allow_errors=True,
                    resources={"metadata": {"path": str(RAIZ / "release" / TAREA)}}).execute()
     return {c.get("id"): ("".join(o.get("text", "") for o in c.outputs if o.output_type == "stream"),
@@ -108,7 +130,8 @@ def test_la_lista_corre_en_el_cuaderno_de_release():
     assert salida.count("✔ ") == len(CLAUSULAS) and "✘" not in salida, salida
     celdas = _release_con(None)  # la celda tal como llega al estudiante
     salida, _ = celdas["revisar"]
-    assert "(sin-empezar)" in salida and salida.count("✘ ") == len(CLAUSULAS), salida
+    assert "(sin-empezar)" in salida and "Sin respuesta no hay puntos" in salida, salida
+    assert salida.count("✘ ") == 2, salida  # la puerta, y una línea para las demás, que remite a ella
     # La prueba visible no enseña una traza por dentro de bucle: dice qué falta, en una línea.
     _, fallo = celdas["ejecutar-salmorejo"]
     assert fallo.ename == "Escapada" and len(fallo.traceback) == 1, fallo.traceback
@@ -129,3 +152,15 @@ def test_except_filenotfounderror_pasa_el_salmorejo_y_no_la_prueba_visible_de_la
     assert fallo.ename == "Escapada" and len(fallo.traceback) == 1, fallo.traceback
     assert "tu ejecutar ha dejado salir PermissionError: no tienes permiso para leer 'lista.txt'" in fallo.traceback[0]
     assert "Traceback" not in fallo.traceback[0]
+
+
+def test_en_el_cuaderno_una_excepcion_de_tu_codigo_dice_su_linea():
+    """En el núcleo del estudiante, una errata fuera del try se nombra con su línea de la celda, como al corregir."""
+    errata = (CATALOGO / "correcto_try_except.py").read_text(encoding="utf-8").split('"""', 2)[2].lstrip("\n")
+    errata = errata.replace('FUNCIONES[ll["name"]]', 'FUNCIONES[ll["nombre"]]')
+    errata = errata.replace("    try:\n", "    funcion = FUNCIONES[ll[\"nombre\"]]\n    try:\n", 1)
+    linea = errata.splitlines().index('    funcion = FUNCIONES[ll["nombre"]]') + 1
+    salida, _ = _release_con(codigo=errata)["revisar"]
+    assert "en la línea %d de tu respuesta, fuera del try:\n" % linea in salida, salida
+    assert 'funcion = FUNCIONES[ll["nombre"]]' in salida and "(lanza-tu-codigo)" in salida, salida
+    assert "Sin respuesta" not in salida, salida

@@ -26,11 +26,12 @@ SERVIDOR = Path(__file__).resolve().parent / "servidor.py"
 
 
 class Lanzada(Exception):
-    """Lo que lanzó el código del estudiante en la jaula, con su tipo y su texto."""
+    """Lo que lanzó el código del estudiante en la jaula, con su tipo, su texto y, si la lanzó una línea
+    de su respuesta, su `origen` (número de línea, la línea y si está en un except, en un try o fuera)."""
 
-    def __init__(self, tipo, texto):
+    def __init__(self, tipo, texto, origen=None):
         super().__init__(texto)
-        self.tipo = tipo
+        self.tipo, self.origen = tipo, origen
 
 
 class Opaco:
@@ -85,6 +86,15 @@ def _excepcion(respuesta):
     if not (isinstance(e, dict) and isinstance(e.get("tipo"), str) and isinstance(e.get("texto"), str)):
         raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.")
     return e["tipo"][:200], e["texto"]
+
+
+def _origen(respuesta):
+    """El origen que cuenta la jaula de una excepción (línea, texto, sitio), si tiene esa forma; si no, None."""
+    o = respuesta["excepcion"].get("origen")
+    if (isinstance(o, list) and len(o) == 3 and type(o[0]) is int and isinstance(o[1], str)
+            and o[2] in ("except", "try", "fuera")):
+        return o[0], o[1][:200], o[2]
+    return None
 
 
 def en_segundos(x):
@@ -289,7 +299,7 @@ class CodigoAislado:
         if "falta" in respuesta:
             raise Suspenso("No encuentro tu función ejecutar. ¿Ha dado error la celda de tu respuesta?")
         if "excepcion" in respuesta:
-            raise Lanzada(*_excepcion(respuesta))
+            raise Lanzada(*_excepcion(respuesta), _origen(respuesta))
         return _dato(respuesta.get("devuelve"))
 
     def valor(self, codigo, nombre):

@@ -11,8 +11,10 @@
 """
 
 import contextlib
+import html
 import io
 import os
+import re
 import tempfile
 import time
 
@@ -20,6 +22,7 @@ import zmq
 
 from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbconvert.filters.markdown_mistune import markdown2html_mistune
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
 
@@ -254,19 +257,43 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
             codigo.cargar()  # antes de las comprobaciones, para que su tope de tiempo no cuente la carga
             for celda in filter(_decide_el_corrector, nb.cells):
                 celda.outputs = _salida(lambda: _decidir(_grade_id(celda), codigo, respuestas))
-                _anota_diagnosticos(celda, codigo)
+                _anota(celda, codigo)
+            if any(_grade_id(c).startswith("ejecutar-") for c in filter(_decide_el_corrector, nb.cells)):
+                _anota_el_resumen(nb, codigo)
         return nb, resources
 
 
-def _anota_diagnosticos(celda, codigo):
-    """En cada celda ejecutar-*, los nombres de las equivocaciones que le restan (para el informe de la clase)."""
+def _anota(celda, codigo):
+    """En cada celda ejecutar-* y pregunta-*, qué comprueba y, en las ejecutar-*, los nombres de las
+    equivocaciones que le restan (para el resumen de la retroalimentación y el informe de la clase)."""
     tipo, _, nombre = _grade_id(celda).partition("-")
+    curso = celda.metadata.setdefault("curso", {})
     if tipo == "ejecutar":
+        curso["comprueba"] = calificacion.que_comprueba(nombre)
         try:
-            diagnosticos = calificacion.diagnosticos(nombre, codigo.ejecutar)
+            curso["diagnosticos"] = calificacion.diagnosticos(nombre, codigo.ejecutar)
         except Exception:  # el veredicto ya está escrito; sin diagnóstico no se pierde nada
-            diagnosticos = []
-        celda.metadata.setdefault("curso", {})["diagnosticos"] = diagnosticos
+            curso["diagnosticos"] = []
+    else:
+        curso["comprueba"] = "Pregunta %s del cuestionario" % nombre
+
+
+def _anota_el_resumen(nb, codigo):
+    """En los metadatos del cuaderno, lo que la retroalimentación dice al principio (course/calificacion.py,
+    resumen), con el ancla que nbconvert da al título de cada sección que hay que releer."""
+    try:
+        resumen = calificacion.resumen(codigo.ejecutar)
+    except Exception:  # sin resumen, la retroalimentación enseña igual cada prueba con su motivo
+        return
+    for equivocacion in resumen["equivocaciones"]:
+        equivocacion["ancla"] = _ancla(equivocacion["releer"])
+    nb.metadata.setdefault("curso", {})["resumen"] = resumen
+
+
+def _ancla(titulo):
+    """El id que nbconvert pone al título de sección `titulo` (Markdown) en el HTML."""
+    hecho = re.search(r'id="([^"]*)"', markdown2html_mistune("## " + titulo))
+    return html.unescape(hecho.group(1)) if hecho else ""
 
 
 def _decidir(grade_id, codigo, respuestas):

@@ -8,10 +8,12 @@ parar la corrección de toda la clase (una celda duplicada, jupyter/nbgrader#108
   normal y con un tope de tamaño; si no se puede leer, la entrega sigue como un cuaderno vacío con
   el motivo anotado.
 - `SanearEntrega` rehace el cuaderno a partir del de release (el que recibió el estudiante): solo
-  se toma de la entrega el código de cada celda de respuesta, buscada por su `grade_id`. Nada más
-  de la entrega (metadatos, salidas, celdas añadidas, orden) llega a la corrección. Lo que se ha
-  tenido que decidir (una respuesta duplicada, movida, convertida en texto, perdida) se le dice al
-  estudiante en una celda de avisos al principio de su retroalimentación, y en el registro.
+  se toma de la entrega el código de cada celda de respuesta, buscada por su `grade_id`, y lo que
+  han guardado los widgets del cuestionario formativo (validado, a los metadatos: no puntúa, lo
+  lee el informe de la clase). Nada más de la entrega (metadatos, salidas, celdas añadidas, orden)
+  llega a la corrección. Lo que se ha tenido que decidir (una respuesta duplicada, movida,
+  convertida en texto, perdida) se le dice al estudiante en una celda de avisos al principio de su
+  retroalimentación, y en el registro.
 - `instalar()` hace que `nbgrader autograde` aparte, con una línea clara en la salida, las carpetas
   que nbgrader no sabe manejar, y que no copie a `autograded/` los demás ficheros de la entrega.
 """
@@ -29,8 +31,10 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from course import limites
+from course.cuestionario import registro, registros_de_la_celda
 
 AVISOS = "curso_avisos"  # clave de los metadatos del cuaderno con lo que se ha notado al leerlo
+CUESTIONARIO = "curso_cuestionario"  # y con lo que han guardado los widgets del cuestionario formativo
 
 
 def leer_cuaderno(ruta):
@@ -67,6 +71,7 @@ def _texto(fuente):
 def normalizar(datos, problema=None):
     """Un cuaderno v4 mínimo con lo único que se mira de una entrega: tipo, código y grade_id de cada celda."""
     nb = new_notebook()
+    registros = []  # lo que han guardado los widgets del cuestionario formativo al pulsar «Comprobar»
     celdas = datos.get("cells") if isinstance(datos, dict) else None
     if problema is None and not isinstance(celdas, list):
         problema = "el fichero entregado no tiene las celdas de un cuaderno"
@@ -83,7 +88,10 @@ def normalizar(datos, problema=None):
         if isinstance(nbgrader, dict) and isinstance(nbgrader.get("grade_id"), str):
             nueva.metadata["grade_id_entregado"] = nbgrader["grade_id"]
         nb.cells.append(nueva)
+        registros += registros_de_la_celda(celda)
     nb.metadata[AVISOS] = [problema] if problema else []
+    ultimos = {registro(r)[0]: r for r in registros if registro(r)}  # de cada pregunta, el último
+    nb.metadata[CUESTIONARIO] = [ultimos[n] for n in sorted(ultimos)]
     return nb
 
 
@@ -194,6 +202,10 @@ class SanearEntrega(NbGraderPreprocessor):
         if avisos:
             nuevo.cells.insert(0, new_markdown_cell(
                 "**Avisos del corrector sobre tu entrega**\n\n" + "\n".join("- " + a for a in avisos)))
+        # Las respuestas comprobadas del cuestionario formativo (0 puntos) van a los metadatos del cuaderno
+        # corregido, donde las lee el informe de la clase: sus celdas se vuelven a ejecutar y las perderían.
+        if nb.metadata.get(CUESTIONARIO):
+            nuevo.metadata.setdefault("curso", {})["cuestionario"] = nb.metadata[CUESTIONARIO]
         return nuevo, resources
 
 

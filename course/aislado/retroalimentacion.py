@@ -13,7 +13,9 @@ import nh3
 ETIQUETAS = nh3.ALLOWED_TAGS | {"span", "div", "pre", "code", "table", "thead", "tbody", "tr", "th", "td",
                                  "details", "summary", "img", "figure", "figcaption"}
 ATRIBUTOS = {**nh3.ALLOWED_ATTRIBUTES, "*": {"class", "style", "title"}, "img": {"src", "alt", "width", "height"},
-             "a": {"href", "title"}}
+             "a": {"href", "title"},
+             # El id de cada título: el resumen de la retroalimentación enlaza con la sección que hay que releer.
+             **{"h%d" % n: {"id"} for n in range(1, 7)}}
 ESTILOS = {"color", "background-color", "font-weight", "font-style", "font-family", "font-size",
            "text-align", "text-decoration", "white-space", "border", "border-collapse", "border-radius",
            "padding", "margin", "display", "width", "max-width", "vertical-align"}

@@ -8,6 +8,7 @@ y quien cuenta lo que le pasa.
 
 import builtins
 import json
+import linecache
 import os
 import sys
 from collections.abc import MutableMapping
@@ -139,11 +140,16 @@ def _corre(nombre, argumentos, entorno):
         _EN_CURSO[0]._op("corre", nombre, argumentos, entorno is _EN_CURSO[0])
 
 
-def _espacio(codigo):
+RESPUESTA = "<tu respuesta>"  # el nombre de fichero del código de la respuesta, en sus trazas
+
+
+def _espacio(codigo, archivo=RESPUESTA):
     """El espacio de nombres del cuaderno antes de la respuesta, y la respuesta ejecutada en él."""
     espacio = {"__name__": "__main__"}
     exec("from harness import *\nfrom harness.salmorejo import INICIO, RESPUESTAS, VISTO, FINAL", espacio)
-    exec(compile(codigo, "<tu respuesta>", "exec"), espacio)
+    # Con sus líneas a mano, una excepción de la respuesta puede decir en qué línea ha saltado.
+    linecache.cache[archivo] = (len(codigo), None, codigo.splitlines(True), archivo)
+    exec(compile(codigo, archivo, "exec"), espacio)
     return espacio
 
 
@@ -153,7 +159,7 @@ def main():
     sys.setrecursionlimit(3000)
     espacio = None
     import harness.salmorejo  # noqa: F401 (cargado ya, el tope de la carga de una respuesta es solo para ella)
-    from harness.vigilancia import vigilar
+    from harness.vigilancia import origen, vigilar
     vigilar([], _corre)  # para toda la vida de la jaula: el código del estudiante ve ya las herramientas vigiladas
     canal.enviar({"listo": True})
     while True:
@@ -164,7 +170,7 @@ def main():
                 canal.enviar({"hecho": True})
             elif "valor" in orden:
                 nombre = orden["nombre"]
-                valores = _espacio(orden["valor"])
+                valores = _espacio(orden["valor"], "<tu celda %s>" % nombre)  # otra celda: no pisa las líneas de ejecutar
                 canal.enviar({"devuelve": codificar(valores[nombre])} if nombre in valores else {"falta": nombre})
             elif "llamada" in orden:
                 ejecutar = espacio.get("ejecutar") if espacio else None
@@ -174,6 +180,13 @@ def main():
                 _EN_CURSO[:] = [EntornoRemoto(canal)]
                 try:
                     obs = ejecutar(decodificar(orden["llamada"]), _EN_CURSO[0])
+                except Exception as e:  # con la línea de la respuesta que la ha lanzado, si es suya
+                    try:
+                        donde = origen(e, RESPUESTA)
+                    except BaseException:
+                        donde = None
+                    canal.enviar({"excepcion": dict(de_excepcion(e), origen=donde)})
+                    continue
                 finally:
                     _EN_CURSO.clear()
                 canal.enviar({"devuelve": codificar(obs)})

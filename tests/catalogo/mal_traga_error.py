@@ -1,7 +1,10 @@
 """Se traga la excepción y devuelve su mensaje como un resultado normal, con is_error falso.
 
-esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
-diagnóstico: error-como-resultado
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=1 escrituras=1 guiones=0
+diagnóstico: error-como-resultado nunca-avisa
+
+Ninguna excepción de la herramienta vuelve como un error que diga qué ha pasado: sin la idea de la
+lección, las pruebas de los fallos no puntúan; quedan las de los resultados y las escrituras.
 """
 
 
