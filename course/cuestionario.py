@@ -15,6 +15,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum
 
+from course import limites
 from course.calificacion import Suspenso
 from harness.cuestionario import FORMAS, RESPUESTA_MIME, FormatoNoValido, interpretar
 
@@ -188,7 +189,9 @@ def respuestas_del_cuaderno(nb):
             respuestas[n] = _leida(n, _literal(celda.source, "respuesta_%d" % n))
         for salida in celda.get("outputs", []):
             dato = salida.get("data", {}).get(RESPUESTA_MIME)
-            if isinstance(dato, dict) and dato.get("pregunta") in PREGUNTAS:
+            # La salida la escribe el núcleo del estudiante: se toma solo con la forma que le da el widget.
+            if (isinstance(dato, dict) and type(dato.get("pregunta")) is int and dato["pregunta"] in PREGUNTAS
+                    and isinstance(dato.get("respuesta") or [], list)):
                 n, marcadas = dato["pregunta"], dato.get("respuesta") or []
                 respuestas[n] = _leida(n, marcadas if FORMAS[n] == "letras" else (marcadas or [None])[0])
     return respuestas
@@ -196,9 +199,11 @@ def respuestas_del_cuaderno(nb):
 
 def _literal(fuente, nombre):
     """El valor literal de la última asignación `nombre = ...` de `fuente`; None si no hay o no es un literal."""
+    if not isinstance(fuente, str) or len(fuente.encode()) > limites.RESPUESTA_DEL_CUESTIONARIO:
+        return None
     try:
         arbol = ast.parse(fuente)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     valor = None
     for nodo in arbol.body:
@@ -209,7 +214,7 @@ def _literal(fuente, nombre):
                 continue
             try:
                 valor = ast.literal_eval(v)
-            except ValueError:
+            except (ValueError, TypeError, RecursionError, MemoryError):
                 valor = None
     return valor
 
