@@ -19,6 +19,7 @@ import urllib.parse
 from pathlib import Path
 
 import nbformat
+from nbformat.v4.rwbase import rejoin_lines
 
 from . import CUADERNO, RAIZ, TAREA
 from .aislado.entrada import leer_cuaderno
@@ -147,7 +148,7 @@ def _detalles(ruta):
     datos, problema = leer_cuaderno(str(ruta))
     if problema:
         raise ValueError(problema)
-    nb = nbformat.from_dict(datos)
+    nb = rejoin_lines(nbformat.from_dict(datos))  # el código y las salidas en un texto, como los deja nbformat.read
     celdas, lista_total = 0, []
     for celda in nb.cells:
         lista = celda.metadata.get("curso", {}).get("diagnosticos")
