@@ -369,7 +369,7 @@ def estado(raiz, estudiante, en_el_gradebook):
     cuaderno que corregir, o que nbgrader no ha llegado a corregir, es «no corregido», con el motivo.
     """
     carpeta = os.path.join(raiz, "submitted", estudiante, TAREA)
-    if not os.path.isdir(carpeta):
+    if "/" in estudiante or estudiante in (".", "..") or not os.path.isdir(carpeta):
         return (CORREGIDO, None) if en_el_gradebook else (SIN_ENTREGA, None)
     motivo = entrada.motivo_para_apartar(carpeta) or entrada.motivo_sin_corregir(carpeta)
     if motivo:

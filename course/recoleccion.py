@@ -51,8 +51,12 @@ BLOQUE = 1024 * 1024
 
 
 def normalizar(texto):
-    """Un nombre para casarlo con otro: sin mayúsculas, acentos, espacios ni signos, en cualquier escritura."""
-    return "".join(c for c in unicodedata.normalize("NFKD", texto.casefold()) if c.isalnum())
+    """Un nombre para casarlo con otro: sin mayúsculas, acentos, espacios ni signos, en cualquier escritura.
+
+    Pasa por mayúsculas antes de casefold para que dé lo mismo con el nombre en mayúsculas o en
+    minúsculas (la ı sin punto del turco, en mayúscula, es una I).
+    """
+    return "".join(c for c in unicodedata.normalize("NFKD", texto.upper().casefold()) if c.isalnum())
 
 
 def mostrar(texto, largo=80):

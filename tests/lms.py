@@ -23,8 +23,12 @@ MEDIDO = ("import atexit, resource, runpy, sys\n"
           "runpy.run_module('nbgrader', run_name='__main__', alter_sys=True)\n")
 
 
-def montar(raiz, roster):
-    """Un curso con el roster [(id, nombre, apellidos, email, lms_user_id)], la fecha de entrega y la tarea publicada."""
+def montar(raiz, roster, publicar=True):
+    """Un curso con el roster [(id, nombre, apellidos, email, lms_user_id)], la fecha de entrega y la tarea publicada.
+
+    Sin `publicar`, release/ es la copia del repositorio y la tarea aún no está en el gradebook (make
+    grade la publica al empezar): un `make release` menos.
+    """
     copiar_curso(raiz)
     with open(raiz / "roster.csv", "w", newline="", encoding="utf-8") as f:
         escritor = csv.writer(f)
@@ -32,7 +36,7 @@ def montar(raiz, roster):
         escritor.writerows(roster)
     plazo = PLAZO.astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     for orden in (["db", "student", "import", "roster.csv"], ["db", "assignment", "add", TAREA, "--duedate=" + plazo],
-                  ["generate_assignment", TAREA, "--force"]):
+                  ["generate_assignment", TAREA, "--force"])[:3 if publicar else 2]:
         hecho = nbgrader(raiz, *orden)
         assert hecho.returncode == 0, (orden, hecho.stdout + hecho.stderr)
     return raiz
@@ -98,11 +102,12 @@ def filas(raiz):
     """Las filas de exports/notas.csv leídas con el módulo csv: {student_id: fila}."""
     with open(raiz / "exports" / "notas.csv", newline="", encoding="utf-8") as f:
         leidas = list(csv.DictReader(f))
-    resultado = {f["student_id"]: f for f in leidas}
+    resultado = {sin_apostrofo(f["student_id"]): f for f in leidas}
     assert len(resultado) == len(leidas), "dos filas del CSV con el mismo estudiante"
     return resultado
 
 
 def sin_apostrofo(celda):
     """El texto de una celda del CSV tal como era antes de neutralizar una fórmula."""
-    return celda[1:] if celda.startswith("'") else celda
+    from course.complementos import FORMULA
+    return celda[1:] if celda.startswith("'") and celda[1:].lstrip(" ").startswith(FORMULA) else celda
