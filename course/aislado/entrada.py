@@ -13,7 +13,11 @@ parar la corrección de toda la clase (una celda duplicada, jupyter/nbgrader#108
   tenido que decidir (una respuesta duplicada, movida, convertida en texto, perdida) se le dice al
   estudiante en una celda de avisos al principio de su retroalimentación, y en el registro.
 - `instalar()` hace que `nbgrader autograde` aparte, con una línea clara en la salida, las carpetas
-  que nbgrader no sabe manejar, y que no copie a `autograded/` los demás ficheros de la entrega.
+  que nbgrader no sabe manejar (`motivo_para_apartar`: también `make grade` las aparta), y que no
+  copie a `autograded/` los demás ficheros de la entrega.
+- `motivo_sin_corregir` dice por qué una carpeta no tiene un cuaderno que corregir (el motivo que dejó
+  la recogida del LMS, o que el cuaderno falta o no se puede leer): `make grade`, el CSV y el informe
+  la marcan «no corregido» con ese motivo.
 """
 
 import json
