@@ -72,7 +72,7 @@ class NotasSinFormulas(ExportPlugin):
 
     def export(self, gradebook):
         from . import TAREA
-        from .corregir import CORREGIDO, NO_CORREGIDO_, entregas, estado
+        from .corregir import CORREGIDO, SIN_CORREGIR, entregas, estado
 
         raiz = CourseDirectory(config=self.config).root
         destino = self.to or "grades.csv"
@@ -105,5 +105,5 @@ class NotasSinFormulas(ExportPlugin):
                     for e in entregas(raiz):
                         if e.apartada:
                             escritor.writerow([sin_formula(tarea.name), tarea.duedate or "", "", sin_formula(e.estudiante),
-                                               "", "", "", "", "", "", tarea.max_score, NO_CORREGIDO_,
+                                               "", "", "", "", "", "", tarea.max_score, SIN_CORREGIR,
                                                sin_formula("carpeta apartada: " + e.apartada)])

@@ -329,7 +329,7 @@ def entregas(raiz, colocar=False):
             tarea = os.path.join(hijo.path, TAREA.encode())
             if not os.path.isdir(tarea):
                 continue
-            nombre, ruta = os.fsdecode(hijo.name), os.fsdecode(tarea)
+            ruta = os.fsdecode(tarea)
             apartada = entrada.motivo_para_apartar(ruta)
             mostrable = hijo.name.decode("utf-8", "backslashreplace")  # un byte que no es texto, como \xff
             if colocar and not apartada:
@@ -346,7 +346,7 @@ def colocar_cuaderno(carpeta):
     candidatos = []
     for ruta in sorted(carpeta.iterdir())[:50]:
         if ruta.suffix.lower() == ".ipynb" and not ruta.is_symlink() and ruta.is_file():
-            datos, problema = entrada._leer_acotado(str(ruta), limites.CUADERNO_ENTREGADO)
+            datos, problema = entrada.leer_acotado(str(ruta), limites.CUADERNO_ENTREGADO)
             if problema is None and len(datos) <= limites.CUADERNO_ENTREGADO:
                 candidatos.append((ruta.name, ruta.stat().st_mtime, datos))
     release = Path(carpeta).parents[2] / "release" / TAREA / CUADERNO
@@ -359,11 +359,11 @@ def colocar_cuaderno(carpeta):
     return elegido
 
 
-SIN_ENTREGA, CORREGIDO, NO_CORREGIDO_ = "sin entrega", "corregido", "no corregido"
+SIN_ENTREGA, CORREGIDO, SIN_CORREGIR = "sin entrega", "corregido", "no corregido"
 
 
 def estado(raiz, estudiante, en_el_gradebook):
-    """(CORREGIDO, NO_CORREGIDO_ o SIN_ENTREGA, motivo o None) de un estudiante del gradebook.
+    """(CORREGIDO, SIN_CORREGIR o SIN_ENTREGA, motivo o None) de un estudiante del gradebook.
 
     `en_el_gradebook`: si nbgrader tiene una entrega corregida suya. Una carpeta en submitted/ sin
     cuaderno que corregir, o que nbgrader no ha llegado a corregir, es «no corregido», con el motivo.
@@ -373,15 +373,10 @@ def estado(raiz, estudiante, en_el_gradebook):
         return (CORREGIDO, None) if en_el_gradebook else (SIN_ENTREGA, None)
     motivo = entrada.motivo_para_apartar(carpeta) or entrada.motivo_sin_corregir(carpeta)
     if motivo:
-        return NO_CORREGIDO_, motivo
+        return SIN_CORREGIR, motivo
     if not en_el_gradebook or not os.path.exists(os.path.join(raiz, "autograded", estudiante, TAREA, CUADERNO)):
-        return NO_CORREGIDO_, "nbgrader no ha llegado a corregirla (sus mensajes, en exports/registro.txt)"
+        return SIN_CORREGIR, "nbgrader no ha llegado a corregirla (sus mensajes, en exports/registro.txt)"
     return CORREGIDO, None
-
-
-def entregados(raiz):
-    """Los estudiantes con un cuaderno que corregir en submitted/."""
-    return [e.estudiante for e in entregas(raiz) if not e.apartada and not e.motivo]
 
 
 def notas(raiz=RAIZ):

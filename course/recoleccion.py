@@ -345,7 +345,8 @@ class ExtraerDelLMS(ExtractorPlugin):
             nombre = nombre_del_miembro(info)
             quien = None if info.is_dir() else participante(nombre)
             if quien is None:
-                if not info.is_dir():
+                otro_tipo = "_assignsubmission_" in nombre and "_assignsubmission_file_" not in nombre  # texto en línea…
+                if not info.is_dir() and not otro_tipo:
                     self.log.warning("%s: «%s» no parece una entrega de Moodle ni de Canvas: se salta.",
                                      fichero, mostrar(nombre))
                 continue

@@ -37,7 +37,7 @@ from course import CUADERNO, NO_CORREGIDO, limites
 AVISOS = "curso_avisos"  # clave de los metadatos del cuaderno con lo que se ha notado al leerlo
 
 
-def _leer_acotado(ruta, tope):
+def leer_acotado(ruta, tope):
     """(hasta tope+1 bytes de un fichero normal, None) o (None, por qué no), sin seguir enlaces ni colgarse."""
     for tramo in (ruta, os.path.dirname(ruta), os.path.dirname(os.path.dirname(ruta))):
         if os.path.islink(tramo):
@@ -55,7 +55,7 @@ def _leer_acotado(ruta, tope):
 
 def leer_cuaderno(ruta):
     """(el JSON de la entrega, None) o (None, por qué no se puede leer), sin seguir enlaces ni colgarse."""
-    crudo, problema = _leer_acotado(ruta, limites.CUADERNO_ENTREGADO)
+    crudo, problema = leer_acotado(ruta, limites.CUADERNO_ENTREGADO)
     if problema:
         return None, problema
     if len(crudo) > limites.CUADERNO_ENTREGADO:
@@ -251,7 +251,7 @@ def motivo_sin_corregir(carpeta):
     """
     nota = os.path.join(carpeta, NO_CORREGIDO)
     if os.path.lexists(nota):
-        datos, problema = _leer_acotado(nota, 2000)
+        datos, problema = leer_acotado(nota, 2000)
         return problema or " ".join(datos[:2000].decode("utf-8", "replace").split()) or "la recogida no encontró un cuaderno"
     ruta = os.path.join(carpeta, CUADERNO)
     if not os.path.lexists(ruta):
