@@ -17,8 +17,10 @@ MADRID = ZoneInfo("Europe/Madrid")
 PLAZO = datetime.datetime(2026, 3, 1, 23, 59, tzinfo=MADRID)
 A_TIEMPO = datetime.datetime(2026, 3, 1, 10, 15)    # hora de Madrid, como la guarda el .zip del LMS
 # Para medir memoria: nbgrader de verdad, que al salir dice el máximo de memoria residente que ha usado.
-MEDIDO = ("import atexit, resource, runpy, sys\n"
-          "atexit.register(lambda: sys.stderr.write('MEMORIA %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n"
+# Con VmHWM, el de su propia memoria: ru_maxrss arrastra, tras el exec, el del proceso que lo lanzó.
+MEDIDO = ("import atexit, re, runpy, sys\n"
+          "pico = lambda: int(re.search(r'VmHWM:\\s*(\\d+)', open('/proc/self/status').read()).group(1))\n"
+          "atexit.register(lambda: sys.stderr.write('MEMORIA %d\\n' % pico()))\n"
           "sys.argv = ['nbgrader'] + sys.argv[1:]\n"
           "runpy.run_module('nbgrader', run_name='__main__', alter_sys=True)\n")
 
