@@ -85,5 +85,11 @@ c.GenerateFeedback.HTMLExporter.filters = {"clean_html": "course.aislado.retroal
 c.AssignLatePenalties.plugin_class = "course.complementos.DescuentoPorRetraso"
 c.DescuentoPorRetraso.puntos_por_dia = 1.0
 
-# `nbgrader zip_collect`: las descargas de Moodle y de Canvas (course/complementos.py).
-c.ZipCollectApp.collector_plugin = "course.complementos.RecolectorLMS"
+# `nbgrader export` (y el CSV de `make grade`): con el módulo csv, sin fórmulas para la hoja de cálculo, y
+# quién no se ha corregido y por qué (course/complementos.py).
+c.ExportApp.plugin_class = "course.complementos.NotasSinFormulas"
+
+# `nbgrader zip_collect`: las descargas de Moodle y de Canvas, cada entrega a quien la subió, por su
+# número de participante (la columna lms_user_id del roster) y con la hora del LMS (course/recoleccion.py).
+c.ZipCollectApp.extractor_plugin = "course.recoleccion.ExtraerDelLMS"
+c.ZipCollectApp.collector_plugin = "course.recoleccion.RecolectorLMS"

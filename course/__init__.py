@@ -5,3 +5,4 @@ from pathlib import Path
 RAIZ = Path(__file__).resolve().parent.parent  # la raíz del curso, donde está nbgrader_config.py
 TAREA = "errores-como-observaciones"           # la tarea de nbgrader, como la ve el gradebook
 CUADERNO = TAREA + ".ipynb"
+NO_CORREGIDO = "no-corregido.txt"              # en submitted/<id>/<tarea>/, en lugar del cuaderno: por qué no lo hay

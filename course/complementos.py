@@ -3,21 +3,18 @@
 - `SobrescribirCeldas`: el OverwriteCells de nbgrader, sin el aviso de «checksum» en nuestras
   celdas de pruebas ocultas, donde el cambio es lo esperado.
 - `DescuentoPorRetraso`: el descuento por entregar tarde, en puntos por día empezado.
-- `RecolectorLMS`: el recolector de `nbgrader zip_collect` para las descargas de Moodle y Canvas.
+- `NotasSinFormulas`: el CSV de notas de `nbgrader export` y de `make grade`, que una hoja de
+  cálculo puede abrir sin riesgo.
 """
 
-import datetime
+import csv
 import math
-import os
-import re
-import unicodedata
-import zipfile
-from zoneinfo import ZoneInfo
 
-from nbgrader.api import Gradebook
-from nbgrader.plugins import FileNameCollectorPlugin, LateSubmissionPlugin
+from nbgrader.api import MissingEntry
+from nbgrader.coursedir import CourseDirectory
+from nbgrader.plugins import ExportPlugin, LateSubmissionPlugin
 from nbgrader.preprocessors import OverwriteCells
-from traitlets import Float, Unicode
+from traitlets import Float
 
 
 class SobrescribirCeldas(OverwriteCells):
@@ -50,82 +47,63 @@ class DescuentoPorRetraso(LateSubmissionPlugin):
         return descuento
 
 
-def normalizar(texto):
-    """Minúsculas, sin acentos ni nada que no sea letra o número: para casar nombres."""
-    sin_acentos = unicodedata.normalize("NFKD", texto).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]", "", sin_acentos.lower())
+# Lo que una hoja de cálculo lee como el principio de una fórmula (OWASP, «CSV Injection»), con las
+# versiones de ancho completo y el salto de línea, que algunas también aceptan.
+FORMULA = tuple("=+-@\t\r\n＝＋－＠")
 
 
-# Moodle, «Descargar todas las entregas»: una carpeta (o un prefijo) por entrega,
-#   «Nombre Apellidos_123456_assignsubmission_file_/cuaderno.ipynb»
-MOODLE = re.compile(r"^(?P<nombre>[^/_]+)_(?P<lms_id>\d+)_assignsubmission_file_/?(?P<fichero>[^/]+)$")
-# Canvas, «Download Submissions»: un fichero por entrega, sin carpetas,
-#   «apellidosnombre_LATE_12345_67890_cuaderno-1.ipynb» (LATE y el «-1» de reentrega, opcionales)
-CANVAS = re.compile(r"^(?P<nombre>[a-z0-9-]+?)(?:_late)?_(?P<lms_id>\d+)_\d+_(?P<fichero>.+?)(?:-\d+)?(?P<ext>\.[^.]+)$")
+def sin_formula(texto):
+    """Un texto para una celda de CSV: si una hoja de cálculo lo leería como fórmula, con un apóstrofo delante."""
+    texto = "" if texto is None else str(texto)
+    return "'" + texto if texto.lstrip(" ").startswith(FORMULA) else texto
 
 
-class RecolectorLMS(FileNameCollectorPlugin):
-    """Recolector de `nbgrader zip_collect` para las descargas de Moodle y de Canvas.
+class NotasSinFormulas(ExportPlugin):
+    """El CSV de notas, escrito con el módulo csv: cada campo entre comillas y ninguno con una fórmula.
 
-    Reconoce las dos formas de nombre (ver MOODLE y CANVAS) y devuelve el estudiante del
-    gradebook que tiene ese nombre (el roster importado con `nbgrader db student import`): en
-    Moodle, «Nombre Apellidos»; en Canvas, «apellidosnombre»; sin acentos ni mayúsculas. Si nadie
-    del roster encaja, el identificador es el nombre normalizado y nbgrader lo da de alta.
-    La hora de entrega es la del fichero dentro del .zip del LMS (la de su subida), leída en la
-    zona horaria `zona_horaria`.
+    Las columnas de nbgrader y dos más: `estado` (corregido, no corregido o sin entrega) y `motivo`.
+    Quien no se ha corregido no tiene nota (las columnas de puntos, vacías), no un cero. Las carpetas
+    de submitted/ que no son de ningún estudiante (se han apartado por su nombre) también salen, con
+    su motivo, para que no se pierda ninguna.
     """
 
-    zona_horaria = Unicode("Europe/Madrid", help="Zona horaria de las horas que guarda el .zip del LMS.").tag(config=True)
-    gradebook = Unicode("", help="URL del gradebook con el roster (por defecto, el del curso).").tag(config=True)
+    COLUMNAS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
+                "raw_score", "late_submission_penalty", "score", "max_score", "estado", "motivo"]
 
-    def collect(self, submitted_file):
-        partes = submitted_file.replace(os.sep, "/").split("/")
-        # Dentro de extracted/, nbgrader deja cada .zip en una carpeta con su nombre.
-        relativa = "/".join(partes[partes.index("extracted") + 1:]) if "extracted" in partes else partes[-1]
-        sin_zip = relativa.split("/", 1)[1] if "/" in relativa else relativa
-        hallado = MOODLE.match(sin_zip) or CANVAS.match(partes[-1].lower())
-        if not hallado:
-            self.log.warning("No parece una entrega de Moodle ni de Canvas: %s", submitted_file)
-            return None
-        fichero = hallado.group("fichero") + (hallado.groupdict().get("ext") or "")
-        datos = {"student_id": self._estudiante(hallado.group("nombre")), "file_id": fichero}
-        hora = self._hora(submitted_file, relativa)
-        if hora:
-            datos["timestamp"] = hora
-        return datos
+    def export(self, gradebook):
+        from . import TAREA
+        from .corregir import CORREGIDO, SIN_CORREGIR, entregas, estado
 
-    def _estudiante(self, nombre):
-        buscado = normalizar(nombre)
-        for estudiante in self._roster():
-            nombre_apellidos = normalizar((estudiante.first_name or "") + (estudiante.last_name or ""))
-            apellidos_nombre = normalizar((estudiante.last_name or "") + (estudiante.first_name or ""))
-            if buscado in (nombre_apellidos, apellidos_nombre, normalizar(estudiante.id)):
-                return estudiante.id
-        self.log.warning("«%s» no está en el roster: se usa «%s» como identificador.", nombre, buscado)
-        return buscado
-
-    def _roster(self):
-        if not hasattr(self, "_estudiantes"):
-            curso = getattr(self.parent, "coursedir", None)
-            url = self.gradebook or (curso.db_url if curso else "sqlite:///" + os.path.abspath("gradebook.db"))
-            with Gradebook(url) as gb:
-                self._estudiantes = [type("E", (), {"id": s.id, "first_name": s.first_name, "last_name": s.last_name})
-                                     for s in gb.students]
-        return self._estudiantes
-
-    def _hora(self, submitted_file, relativa):
-        """La hora del miembro del .zip original, si se encuentra; si no, None."""
-        if "/" not in relativa:
-            return None
-        nombre_zip, miembro = relativa.split("/", 1)
-        extraidos = submitted_file[: -len(relativa)].rstrip("/" + os.sep)
-        archivo = os.path.join(os.path.dirname(extraidos), "archive", nombre_zip + ".zip")
-        if not os.path.exists(archivo):
-            return None
-        with zipfile.ZipFile(archivo) as z:
-            try:
-                info = z.getinfo(miembro)
-            except KeyError:
-                return None
-        local = datetime.datetime(*info.date_time, tzinfo=ZoneInfo(self.zona_horaria))
-        return local.astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        raiz = CourseDirectory(config=self.config).root
+        destino = self.to or "grades.csv"
+        self.log.info("Notas en %s", destino)
+        with open(destino, "w", newline="", encoding="utf-8") as f:
+            escritor = csv.writer(f, quoting=csv.QUOTE_ALL)
+            escritor.writerow(self.COLUMNAS)
+            for tarea in gradebook.assignments:
+                if self.assignment and tarea.name not in self.assignment:
+                    continue
+                for alumno in gradebook.students:
+                    if self.student and alumno.id not in self.student:
+                        continue
+                    try:
+                        entrega = gradebook.find_submission(tarea.name, alumno.id)
+                    except MissingEntry:
+                        entrega = None
+                    situacion, motivo = estado(raiz, alumno.id, entrega is not None) if tarea.name == TAREA else (
+                        (CORREGIDO, None) if entrega else ("sin entrega", None))
+                    # Como las de nbgrader: raw_score es la nota sin descontar; score, con el descuento.
+                    puntos = ([entrega.score, entrega.late_submission_penalty,
+                               max(0.0, entrega.score - entrega.late_submission_penalty)]
+                              if entrega is not None and situacion == CORREGIDO else ["", "", ""])
+                    escritor.writerow([sin_formula(tarea.name), tarea.duedate or "",
+                                       entrega.timestamp if entrega is not None and entrega.timestamp else "",
+                                       sin_formula(alumno.id), sin_formula(alumno.last_name),
+                                       sin_formula(alumno.first_name), sin_formula(alumno.email),
+                                       *puntos, tarea.max_score, situacion, sin_formula(motivo)])
+                if tarea.name == TAREA:
+                    for e in entregas(raiz):
+                        if e.apartada:
+                            escritor.writerow([sin_formula(tarea.name), tarea.duedate or "", "", sin_formula(e.estudiante),
+                                               "", "", "", "", "", "", tarea.max_score, SIN_CORREGIR,
+                                               sin_formula("carpeta apartada: " + e.apartada)])

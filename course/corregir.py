@@ -34,8 +34,10 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import NamedTuple
 
-from . import CUADERNO, RAIZ, TAREA
+from . import CUADERNO, NO_CORREGIDO, RAIZ, TAREA, limites, recoleccion
+from .aislado import entrada
 from .entregas import escribir_entrega, leer_ejemplo
 from .grabaciones import CARPETA, GuionRechazado, conversaciones_grabadas
 
@@ -120,11 +122,11 @@ class Curso:
             return entrega.score, entrega.max_score
 
     def exportar(self, destino):
-        from nbgrader.plugins import CsvExportPlugin
+        from .complementos import NotasSinFormulas
 
         Path(destino).parent.mkdir(parents=True, exist_ok=True)
         with self.gradebook() as gb:
-            CsvExportPlugin(to=str(destino), config=self.config, log=self.log).export(gb)
+            NotasSinFormulas(to=str(destino), config=self.config, log=self.log).export(gb)
 
 
 _HTML = None
@@ -306,9 +308,76 @@ def entregar_ejemplos(raiz):
         escribir_entrega(release, leer_ejemplo(ejemplo)["respuestas"], Path(raiz) / "submitted" / ejemplo.stem / TAREA)
 
 
-def entregados(raiz):
-    """Los estudiantes con una entrega de la tarea en submitted/."""
-    return sorted(p.parent.name for p in (Path(raiz) / "submitted").glob("*/" + TAREA) if p.is_dir())
+class Entrega(NamedTuple):
+    """Una carpeta de submitted/: su estudiante y, si no se corrige, por qué."""
+    estudiante: str       # el nombre de la carpeta (con los bytes que no son texto, escapados)
+    apartada: str | None  # por qué nbgrader no puede ni mirarla (su nombre, un enlace…): no es un estudiante
+    motivo: str | None    # por qué no tiene un cuaderno que corregir
+
+
+def entregas(raiz, colocar=False):
+    """Las entregas de la tarea en submitted/, por nombre de carpeta: las que se corrigen y las que no, y por qué.
+
+    Sin glob ni nada que lea el nombre de una carpeta como un patrón: cada nombre, tal cual (os.scandir).
+    Con `colocar`, antes busca el cuaderno de quien lo llamó de otra manera (colocar_cuaderno).
+    """
+    carpeta = os.fsencode(Path(raiz) / "submitted")
+    if not os.path.isdir(carpeta):
+        return []
+    resultado = []
+    with os.scandir(carpeta) as dentro:
+        for hijo in dentro:
+            tarea = os.path.join(hijo.path, TAREA.encode())
+            if not os.path.isdir(tarea):
+                continue
+            ruta = os.fsdecode(tarea)
+            apartada = entrada.motivo_para_apartar(ruta)
+            mostrable = hijo.name.decode("utf-8", "backslashreplace")  # un byte que no es texto, como \xff
+            if colocar and not apartada:
+                colocar_cuaderno(ruta)
+            resultado.append(Entrega(mostrable, apartada, None if apartada else entrada.motivo_sin_corregir(ruta)))
+    return sorted(resultado)
+
+
+def colocar_cuaderno(carpeta):
+    """Si falta CUADERNO en la carpeta y hay otro .ipynb que es la entrega, lo copia con ese nombre (como zip_collect)."""
+    carpeta = Path(carpeta)
+    if os.path.lexists(carpeta / CUADERNO) or os.path.lexists(carpeta / NO_CORREGIDO):
+        return None
+    candidatos = []
+    for ruta in sorted(carpeta.iterdir())[:50]:
+        if ruta.suffix.lower() == ".ipynb" and not ruta.is_symlink() and ruta.is_file():
+            datos, problema = entrada.leer_acotado(str(ruta), limites.CUADERNO_ENTREGADO)
+            if problema is None and len(datos) <= limites.CUADERNO_ENTREGADO:
+                candidatos.append((ruta.name, ruta.stat().st_mtime, datos))
+    release = Path(carpeta).parents[2] / "release" / TAREA / CUADERNO
+    datos, _ = recoleccion.elegir_cuaderno(candidatos, recoleccion.ids_de_release(release) if release.exists() else set())
+    if datos is None:
+        return None
+    (carpeta / CUADERNO).write_bytes(datos)
+    elegido = next(nombre for nombre, _, d in candidatos if d is datos)
+    print("%s: se corrige «%s» como su %s." % (carpeta.parent.name, recoleccion.mostrar(elegido), CUADERNO))
+    return elegido
+
+
+SIN_ENTREGA, CORREGIDO, SIN_CORREGIR = "sin entrega", "corregido", "no corregido"
+
+
+def estado(raiz, estudiante, en_el_gradebook):
+    """(CORREGIDO, SIN_CORREGIR o SIN_ENTREGA, motivo o None) de un estudiante del gradebook.
+
+    `en_el_gradebook`: si nbgrader tiene una entrega corregida suya. Una carpeta en submitted/ sin
+    cuaderno que corregir, o que nbgrader no ha llegado a corregir, es «no corregido», con el motivo.
+    """
+    carpeta = os.path.join(raiz, "submitted", estudiante, TAREA)
+    if "/" in estudiante or estudiante in (".", "..") or not os.path.isdir(carpeta):
+        return (CORREGIDO, None) if en_el_gradebook else (SIN_ENTREGA, None)
+    motivo = entrada.motivo_para_apartar(carpeta) or entrada.motivo_sin_corregir(carpeta)
+    if motivo:
+        return SIN_CORREGIR, motivo
+    if not en_el_gradebook or not os.path.exists(os.path.join(raiz, "autograded", estudiante, TAREA, CUADERNO)):
+        return SIN_CORREGIR, "nbgrader no ha llegado a corregirla (sus mensajes, en exports/registro.txt)"
+    return CORREGIDO, None
 
 
 def notas(raiz=RAIZ):
@@ -336,13 +405,19 @@ def corregir_clase(raiz, trabajos=None, informe=True):
         print(hecho.get("log", "") + hecho.get("error", ""))
         print("No se ha podido generar la versión del estudiante (release/): se para aquí.")
         return False, {}
-    estudiantes = entregados(raiz)
-    if not estudiantes:
+    todas = entregas(raiz, colocar=True)
+    if not todas:
         print("No hay entregas en %s." % (raiz / "submitted"))
         return True, {}
-    _preparar_gradebook(curso, estudiantes)
+    for e in todas:
+        if e.apartada:
+            print("%-22s apartada, sin corregir: %s." % (e.estudiante, e.apartada))
+        elif e.motivo:
+            print("%-22s no corregido: %s." % (e.estudiante, e.motivo))
+    estudiantes = [e.estudiante for e in todas if not e.apartada and not e.motivo]
+    _preparar_gradebook(curso, [e.estudiante for e in todas if not e.apartada])
     print("%d entregas de %s, en %d proceso%s." % (len(estudiantes), TAREA, trabajos, "s" * (trabajos != 1)))
-    resultados = corregir_en_paralelo(raiz, estudiantes, trabajos)
+    resultados = corregir_en_paralelo(raiz, estudiantes, trabajos) if estudiantes else {}
     with sqlite3.connect(curso.db) as conexion:  # de vuelta a un solo fichero, como lo deja nbgrader
         conexion.execute("PRAGMA journal_mode=DELETE")
     _guardar_registro(raiz, resultados)
@@ -381,7 +456,7 @@ def main(raiz=RAIZ, trabajos=None, demo=False):
     except GuionRechazado as e:
         print("No se corrige: un guion grabado de %s no vale.\n  %s" % (CARPETA, e), file=sys.stderr)
         return 1
-    if demo or not entregados(raiz):
+    if demo or not entregas(raiz):
         if not demo:
             print("No hay entregas en submitted/: se corrige el curso de demostración en %s/, con su propio "
                   "gradebook y las entregas de ejemplo de course/ejemplos/ (`make limpiar-demo` lo borra)." % DEMO)

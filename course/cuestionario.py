@@ -15,6 +15,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum
 
+from course import limites
 from course.calificacion import Suspenso
 from harness.cuestionario import FORMAS, RESPUESTA_MIME, FormatoNoValido, interpretar
 
@@ -216,9 +217,11 @@ def registro(dato):
 
 def _literal(fuente, nombre):
     """El valor literal de la última asignación `nombre = ...` de `fuente`; None si no hay o no es un literal."""
+    if not isinstance(fuente, str) or len(fuente.encode()) > limites.RESPUESTA_DEL_CUESTIONARIO:
+        return None
     try:
         arbol = ast.parse(fuente)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     valor = None
     for nodo in arbol.body:
@@ -229,7 +232,7 @@ def _literal(fuente, nombre):
                 continue
             try:
                 valor = ast.literal_eval(v)
-            except ValueError:
+            except (ValueError, TypeError, RecursionError, MemoryError):
                 valor = None
     return valor
 

@@ -15,11 +15,14 @@ import datetime
 import html
 import io
 import sys
+import urllib.parse
 from pathlib import Path
 
 import nbformat
+from nbformat.v4.rwbase import rejoin_lines
 
 from . import CUADERNO, RAIZ, TAREA
+from .aislado.entrada import leer_cuaderno
 from .cuestionario import PREGUNTAS, respuestas_del_cuaderno
 
 AZUL, ROJO, VERDE, GRIS = "#3b6ea5", "#c0392b", "#2e8b57", "#9aa5b1"
@@ -65,52 +68,81 @@ def _rotulos_de_diagnosticos():
 
 
 def datos_de_la_clase(raiz):
-    """Lo que pinta el informe, leído del gradebook y de autograded/."""
+    """Lo que pinta el informe, leído del gradebook y de autograded/.
+
+    Cada estudiante se lee aparte: lo que tenga su cuaderno corregido (lo que sea) como mucho le hace
+    perder sus propios detalles (diagnósticos, cuestionario), nunca el informe. Quien no se ha
+    corregido (course.corregir.estado) va aparte, con su motivo, fuera de medias y de fallos.
+    """
     from nbgrader.api import Gradebook, MissingEntry
+
+    from .corregir import CORREGIDO, SIN_ENTREGA, entregas, estado
 
     raiz = Path(raiz)
     estudiantes, fallos, pruebas = [], collections.Counter(), {}
     diagnosticos, elecciones = collections.Counter(), collections.defaultdict(collections.Counter)
     con_diagnosticos, quienes = 0, collections.defaultdict(list)  # estudiantes con diagnósticos; quién tiene cada uno
+    no_corregidos, sin_entrega = [], 0
     with Gradebook("sqlite:///%s" % (raiz / "gradebook.db")) as gb:
         maximo = gb.find_assignment(TAREA).max_score
         for s in gb.students:
             try:
                 entrega = gb.find_submission(TAREA, s.id)
             except MissingEntry:
-                continue
+                entrega = None
+            situacion, motivo = estado(str(raiz), s.id, entrega is not None)
             nombre = " ".join(filter(None, [s.first_name, s.last_name]))
-            estudiantes.append({"id": s.id, "nombre": nombre, "nota": entrega.score, "retraso": entrega.late_submission_penalty})
+            if situacion == SIN_ENTREGA:
+                sin_entrega += 1
+                continue
+            if situacion != CORREGIDO:
+                no_corregidos.append({"id": s.id, "nombre": nombre, "motivo": motivo})
+                continue
+            estudiante = {"id": s.id, "nombre": nombre, "nota": entrega.score, "retraso": entrega.late_submission_penalty}
+            estudiantes.append(estudiante)
             for cuaderno in entrega.notebooks:
                 for nota in cuaderno.grades:
                     if nota.name.startswith(("ejecutar-", "pregunta-")):
                         pruebas[nota.name] = nota.max_score
                         if (nota.score or 0) < nota.max_score:
                             fallos[nota.name] += 1
-            corregido = raiz / "autograded" / s.id / TAREA / CUADERNO
-            if not corregido.exists():
+            try:
+                suyos, respuestas = _detalles(raiz / "autograded" / s.id / TAREA / CUADERNO)
+            except Exception as e:  # lo que sea que traiga su cuaderno: solo pierde sus detalles
+                estudiante["detalles"] = "sus detalles no se han podido leer (%s)" % type(e).__name__
                 continue
-            nb = nbformat.read(corregido, as_version=4)
-            suyos = _diagnosticos_del_cuaderno(nb)
             if suyos is not None:
                 con_diagnosticos += 1
                 diagnosticos.update(suyos)
                 for d in suyos:
                     quienes[d].append(s.id)
-            for n, respuesta in respuestas_del_cuaderno(nb).items():
+            for n, respuesta in respuestas.items():
                 elecciones[n].update(opciones_elegidas(respuesta))
+    no_corregidos += [{"id": e.estudiante, "nombre": "", "motivo": "carpeta apartada: " + e.apartada}
+                      for e in entregas(raiz) if e.apartada]
     return {"maximo": maximo, "estudiantes": sorted(estudiantes, key=lambda e: e["id"]),
             "fallos": fallos, "pruebas": dict(sorted(pruebas.items(), key=lambda p: _orden_de_prueba(p[0]))),
             "diagnosticos": diagnosticos, "con_diagnosticos": con_diagnosticos, "quienes": quienes,
-            "elecciones": elecciones}
+            "elecciones": elecciones, "no_corregidos": sorted(no_corregidos, key=lambda e: e["id"]),
+            "sin_entrega": sin_entrega}
 
 
-def _diagnosticos_del_cuaderno(nb):
-    """Las equivocaciones de un estudiante, cada una una vez (aunque reste en varias celdas), o None
-    si su cuaderno corregido no trae diagnósticos."""
+def _detalles(ruta):
+    """(sus equivocaciones, cada una una vez, o None si su cuaderno no trae diagnósticos; {pregunta: respuesta})
+    del cuaderno corregido de un estudiante.
+
+    Se lee con los topes de una entrega (course/aislado/entrada.leer_cuaderno), sin validarlo.
+    """
+    if not ruta.exists():
+        return None, {}
+    datos, problema = leer_cuaderno(str(ruta))
+    if problema:
+        raise ValueError(problema)
+    nb = rejoin_lines(nbformat.from_dict(datos))  # el código y las salidas en un texto, como los deja nbformat.read
     listas = [c.metadata.get("curso", {}).get("diagnosticos") for c in nb.cells if _grade_id(c).startswith("ejecutar-")]
     listas = [l for l in listas if isinstance(l, list)]
-    return sorted({str(d) for l in listas for d in l}) if listas else None
+    suyos = sorted({str(d)[:80] for l in listas for d in l}) if listas else None
+    return suyos, respuestas_del_cuaderno(nb)
 
 
 def _orden_de_prueba(grade_id):
@@ -152,7 +184,7 @@ def grafica_de_barras(etiquetas, valores, colores, eje):
     figura, ejes = _figura(0.45 * len(etiquetas) + 0.8)
     posiciones = range(len(etiquetas))
     ejes.barh(list(posiciones), valores, color=colores)
-    ejes.set_yticks(list(posiciones), etiquetas)
+    ejes.set_yticks(list(posiciones), [str(e) for e in etiquetas], parse_math=False)  # un «$» no es una fórmula
     ejes.invert_yaxis()
     ejes.set_xlabel(eje)
     ejes.xaxis.get_major_locator().set_params(integer=True)
@@ -193,15 +225,22 @@ def html_del_informe(datos, raiz):
               "<h1>Informe de la clase: <code>%s</code></h1>" % _e(TAREA),
               "<p class='nota'>Generado el %s a partir del gradebook y de autograded/.</p>"
               % datetime.datetime.now().strftime("%d/%m/%Y a las %H:%M")]
+    sin_corregir = datos.get("no_corregidos", [])
+    if sin_corregir or datos.get("sin_entrega"):
+        partes.append("<p>%s%s</p>" % (
+            "%d sin corregir (abajo, cada una con su motivo), fuera de las medias y de los fallos. " % len(sin_corregir)
+            if sin_corregir else "",
+            "%d estudiante%s del gradebook sin entrega." % (datos["sin_entrega"], "s" * (datos["sin_entrega"] != 1))
+            if datos.get("sin_entrega") else ""))
     if not n:
-        partes.append("<p>Aún no hay ninguna entrega corregida.</p></body></html>")
+        partes += ["<p>Aún no hay ninguna entrega corregida.</p>", _tabla_de_estudiantes(datos, raiz), "</body></html>"]
         return "".join(partes)
     ordenadas = sorted(notas)
     mediana = (ordenadas[(n - 1) // 2] + ordenadas[n // 2]) / 2
     aprobados = sum(x >= maximo / 2 for x in notas)
     partes += ["<h2>Notas</h2>",
-               "<p>%d entrega%s. Media: <b>%.1f</b> de %g; mediana: %.1f; con la mitad de los puntos o más: %d (%.0f %%).</p>"
-               % (n, "s" * (n != 1), sum(notas) / n, maximo, mediana, aprobados, 100 * aprobados / n),
+               "<p>%d entrega%s corregida%s. Media: <b>%.1f</b> de %g; mediana: %.1f; con la mitad de los puntos o más: %d (%.0f %%).</p>"
+               % (n, "s" * (n != 1), "s" * (n != 1), sum(notas) / n, maximo, mediana, aprobados, 100 * aprobados / n),
                grafica_de_notas(notas, maximo)]
 
     pruebas = datos["pruebas"]
@@ -252,16 +291,24 @@ def html_del_informe(datos, raiz):
     else:
         partes.append("<p>No se han encontrado respuestas del cuestionario en los cuadernos corregidos.</p>")
 
-    partes.append("<h2>Cada estudiante</h2>")
+    partes += [_tabla_de_estudiantes(datos, raiz), "</body></html>"]
+    return "".join(partes)
+
+
+def _tabla_de_estudiantes(datos, raiz):
+    """Cada estudiante con su nota y su retroalimentación; quien no se ha corregido, con el motivo."""
     filas = []
-    for e in estudiantes:
+    for e in datos["estudiantes"]:
         retro = Path(raiz) / "feedback" / e["id"] / TAREA / (TAREA + ".html")
-        enlace = ("<a href='../feedback/%s/%s/%s.html'>retroalimentación</a>" % (_e(e["id"]), _e(TAREA), _e(TAREA))
-                  if retro.exists() else "(sin retroalimentación)")
+        href = "../feedback/%s/%s/%s.html" % tuple(urllib.parse.quote(p) for p in (e["id"], TAREA, TAREA))
+        enlace = ("<a href='%s'>retroalimentación</a>" % _e(href) if retro.exists() else "(sin retroalimentación)")
+        if e.get("detalles"):
+            enlace += " <span class='nota'>(%s)</span>" % _e(e["detalles"])
         filas.append([_e(e["id"]), _e(e["nombre"]), _n(e["nota"]),
                       _n(e["retraso"]) if e["retraso"] else "<td></td>", enlace])
-    partes += [_tabla(["estudiante", "nombre", "puntos", "descuento por retraso", ""], filas), "</body></html>"]
-    return "".join(partes)
+    for e in datos.get("no_corregidos", []):
+        filas.append([_e(e["id"]), _e(e["nombre"]), "<td>no corregido</td>", "<td></td>", _e(e["motivo"])])
+    return "<h2>Cada estudiante</h2>" + _tabla(["estudiante", "nombre", "puntos", "descuento por retraso", ""], filas)
 
 
 def escribir_informe(raiz=RAIZ):

@@ -30,6 +30,15 @@ KIB, MIB, GIB = 1024, 1024 ** 2, 1024 ** 3
 CUADERNO_ENTREGADO = 32 * MIB   # bytes del .ipynb entregado; uno más grande ni se lee
 CELDAS_ENTREGADAS = 5_000       # celdas del cuaderno entregado que se miran al buscar las respuestas
 CODIGO_RESPUESTA = 256 * KIB    # bytes del código de una celda de respuesta; más no es una respuesta
+RESPUESTA_DEL_CUESTIONARIO = 4 * KIB  # bytes de una celda respuesta-N que se leen para el informe; más no es una letra
+
+# Las descargas del LMS y lo que cada estudiante subió dentro (course/recoleccion.py, nbgrader zip_collect)
+ENTRADAS_DE_DESCARGA = 50_000   # ficheros de una descarga del LMS (la de toda la clase)
+ENTRADAS_DE_SUBIDA = 1_000      # ficheros de lo que subió un estudiante, contando los de sus archivos anidados
+BYTES_DE_SUBIDA = 96 * MIB      # bytes que se descomprimen de lo que subió un estudiante, en total
+ARCHIVO_ANIDADO = 8 * MIB       # bytes de un .zip o .tar que un estudiante sube (uno mayor no se abre)
+PROFUNDIDAD_DE_ARCHIVOS = 3     # archivos dentro de archivos; más hondo no se abre
+RAZON_DE_COMPRESION = 100       # descomprimido / comprimido de un fichero de más de 1 MiB; más es una bomba
 
 # Las salidas del cuaderno al ejecutarlo (course/aislado/corrector.py, EjecutarEnJaula)
 SALIDA_POR_CELDA = 100_000      # caracteres de salida que se guardan de una celda

@@ -244,6 +244,10 @@ def preparar_fuente(fuente, raiz=RAIZ, cache=CACHE):
     ficheros.mkdir(parents=True)
     shutil.copy2(raiz / "release" / TAREA / CUADERNO, ficheros / CUADERNO)
 
+    # El sitio se abre en la lección: el espacio de trabajo por defecto la tiene abierta (lo que el
+    # estudiante cambie después se guarda en su navegador).
+    (fuente / "workspaces").mkdir()
+    (fuente / "workspaces" / "default.jupyterlab-workspace").write_text(json.dumps(espacio_de_trabajo(), indent=2))
     (fuente / "overrides.json").write_text(json.dumps(AJUSTES, indent=2))
     (fuente / "jupyter-lite.json").write_text(json.dumps({
         "jupyter-lite-schema-version": 0,
@@ -262,6 +266,16 @@ def preparar_fuente(fuente, raiz=RAIZ, cache=CACHE):
         "LiteBuildConfig": {"contents": ["files"], "no_sourcemaps": True, "no_unused_shared_packages": True},
     }, indent=2))
     return fuente
+
+
+def espacio_de_trabajo(ruta=f"{TAREA}/{CUADERNO}"):
+    """El espacio de trabajo `default` de JupyterLab con el cuaderno de `ruta` abierto."""
+    return {"data": {"layout-restorer:data": {"main": {"dock": {"type": "tab-area", "currentIndex": 0,
+                                                                "widgets": [f"notebook:{ruta}"]},
+                                                       "current": f"notebook:{ruta}"}},
+                     f"notebook:{ruta}": {"data": {"path": ruta, "factory": "Notebook"}},
+                     "file-browser-filebrowser:cwd": {"path": TAREA}},
+            "metadata": {"id": "default"}}
 
 
 def traducir(destino, idioma="es_ES"):

@@ -5,6 +5,7 @@ y lo que da `nbgrader autograde` secuencial sobre las mismas entregas en otro cu
 (course/informe.py) se contrasta con los cuadernos corregidos, leídos aquí por otro camino.
 """
 
+import csv
 import re
 import shutil
 import subprocess
@@ -21,7 +22,7 @@ from cursos import MAXIMO_CALIFICADO as MAXIMO, copiar_curso, modo_del_cuestiona
 
 # Dos entregas de cada tipo que termina (elena espera a sus topes: la prueba de make grade la cubre).
 CLASE = {"ana-1": "ana", "ana-2": "ana", "bruno": "bruno", "carla": "carla", "dario": "dario"}
-ROTA = "rota"  # un .ipynb que no es JSON: nbgrader no puede ni leerlo
+ROTA = "rota"  # un .ipynb que no es JSON: no se corrige, y el CSV, la salida y el informe dicen por qué
 
 
 def _montar(raiz):
@@ -52,11 +53,10 @@ def test_cada_entrega_tiene_su_nota_y_la_rota_no_para_a_las_demas(clase):
     notas = corregir.notas(raiz)
     for estudiante, ejemplo in CLASE.items():
         assert notas[estudiante] == (leer_ejemplo(corregir.EJEMPLOS / (ejemplo + ".toml"))["nota"], MAXIMO), estudiante
-    # La rota no para a nadie: se corrige con un cero, y su retroalimentación dice por qué.
+    # La rota no para a nadie ni saca un cero que parezca una nota: «no corregido», con el motivo.
     assert codigo == 0, salida
-    assert re.search(r"%s\s+0\.0 / %g puntos" % (ROTA, MAXIMO), salida), salida
-    retro = (raiz / "feedback" / ROTA / TAREA / (TAREA + ".html")).read_text(encoding="utf-8")
-    assert "Avisos del corrector" in retro
+    assert re.search(r"%s\s+no corregido: el fichero entregado no es un cuaderno de Jupyter válido" % ROTA, salida), salida
+    assert ROTA not in notas and not (raiz / "feedback" / ROTA).exists()
 
 
 def test_mismas_notas_que_nbgrader_secuencial(clase, tmp_path):
@@ -78,17 +78,19 @@ def test_un_solo_gradebook_sin_escrituras_perdidas(clase):
             notas = gb.find_submission_notebook(TAREA, TAREA, estudiante).grades
             assert sorted(g.name for g in notas) == sorted(pruebas)
             assert all(g.auto_score is not None for g in notas), estudiante
-    csv = (raiz / "exports" / "notas.csv").read_text(encoding="utf-8").splitlines()
-    # La rota también está, con un cero: es lo que nbgrader apunta a una entrega que no puede leer.
-    assert csv[0].startswith("assignment,") and len(csv) == 1 + len(CLASE) + 1
-    assert any(",%s," % ROTA in fila and fila.endswith(",0.0,%.1f" % MAXIMO) for fila in csv)
+    with open(raiz / "exports" / "notas.csv", newline="", encoding="utf-8") as f:
+        filas = {fila["student_id"]: fila for fila in csv.DictReader(f)}
+    # La rota también está, sin nota: no se ha corregido, y la fila dice por qué.
+    assert len(filas) == len(CLASE) + 1
+    assert (filas[ROTA]["estado"], filas[ROTA]["score"]) == ("no corregido", "") and "JSON" in filas[ROTA]["motivo"]
+    assert all(filas[e]["estado"] == "corregido" for e in CLASE)
     for estudiante in CLASE:
         assert (raiz / "feedback" / estudiante / TAREA / (TAREA + ".html")).exists()
 
 
 def test_la_salida_en_espanol_nombra_a_cada_estudiante_sin_avisos_de_checksum(clase):
     raiz, salida, _ = clase
-    assert "6 entregas de %s, en 2 procesos." % TAREA in salida
+    assert "%d entregas de %s, en 2 procesos." % (len(CLASE), TAREA) in salida
     assert "Corrigiendo:" in salida and "quedan" in salida
     for estudiante in CLASE:
         assert re.search(r"%s\s+\d+\.\d / %g puntos" % (re.escape(estudiante), MAXIMO), salida), estudiante
@@ -103,12 +105,9 @@ def test_la_salida_en_espanol_nombra_a_cada_estudiante_sin_avisos_de_checksum(cl
 def _fallos_en_los_cuadernos(raiz):
     """{grade_id: cuántos no la pasan}, según las salidas de error de los cuadernos corregidos.
 
-    La entrega rota no tiene cuaderno corregido: nbgrader le apunta un cero, así que las falla todas.
+    La entrega rota no se ha corregido: no cuenta (ni como fallo de todas las pruebas).
     """
     fallos = {}
-    with Gradebook("sqlite:///%s" % (raiz / "gradebook.db")) as gb:
-        for nota in gb.find_submission_notebook(TAREA, TAREA, ROTA).grades:
-            fallos[nota.name] = int((nota.score or 0) < nota.max_score)
     for estudiante in CLASE:
         nb = nbformat.read(raiz / "autograded" / estudiante / TAREA / CUADERNO, as_version=4)
         for celda in nb.cells:
@@ -129,7 +128,8 @@ def test_el_informe_cuenta_los_fallos_de_cada_prueba_oculta(clase):
     for gid, n in fallos.items():
         assert "<code>%s</code></td><td class=\"n\">" % gid in html
         assert re.search(r"<code>%s</code></td><td class=\"n\">[\d.]+</td><td class=\"n\">%d de %d</td>"
-                         % (re.escape(gid), n, len(CLASE) + 1), html), gid
+                         % (re.escape(gid), n, len(CLASE)), html), gid
+    assert "%d entregas corregidas" % len(CLASE) in html and "1 sin corregir" in html
 
 
 def test_el_informe_cuenta_lo_que_eligio_la_clase_en_el_cuestionario(clase):
@@ -147,7 +147,7 @@ def test_el_informe_enlaza_la_retroalimentacion_de_cada_estudiante(clase):
     raiz, _, _ = clase
     html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
     enlaces = re.findall(r"<a href='([^']+)'>retroalimentación</a>", html)
-    assert len(enlaces) == len(CLASE) + 1  # la rota también: su retroalimentación dice por qué no puntúa
+    assert len(enlaces) == len(CLASE)  # la rota no: no se ha corregido, y su fila dice por qué
     for enlace in enlaces:
         assert (raiz / "exports" / enlace).resolve().exists(), enlace
 
@@ -172,11 +172,11 @@ def test_el_informe_muestra_los_diagnosticos_del_corrector(clase, tmp_path):
 
 
 def test_el_informe_cuenta_estudiantes_y_no_celdas(clase):
-    """Bruno entrega el código de partida, y la rota se corrige como sin contestar: una equivocación de cada
-    uno, aunque les quite los puntos de las ocho celdas."""
+    """Bruno entrega el código de partida: una equivocación, aunque le quite los puntos de las ocho celdas. La
+    rota no se corrige («no corregido»), así que no cuenta entre las equivocaciones."""
     raiz, _, _ = clase
     html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
-    assert re.search(r"<code>sin-empezar</code></td><td>[^<]*</td><td class=\"n\">2</td><td>bruno, rota</td>", html)
+    assert re.search(r"<code>sin-empezar</code></td><td>[^<]*</td><td class=\"n\">1</td><td>bruno</td>", html)
 
 
 def test_el_informe_marca_la_respuesta_correcta(clase):
@@ -189,3 +189,36 @@ def test_el_informe_marca_la_respuesta_correcta(clase):
         elegidas = {o.replace("✔ ", "").strip() for o in re.findall(r"([^:·]+):", cuenta)}
         marcadas = {o.strip() for o in re.findall(r"✔ ([^:·]+):", cuenta)}
         assert marcadas and marcadas == buenas & elegidas, (n, cuenta)
+
+
+@pytest.mark.parametrize("veneno", ["respuesta enorme", "salida con forma de respuesta", "cuaderno que no es JSON"])
+def test_el_cuaderno_de_uno_solo_le_quita_sus_propios_detalles_del_informe(clase, tmp_path, veneno):
+    """Lo que sea que traiga un cuaderno corregido, el informe sale, y los demás estudiantes cuentan igual."""
+    from harness.cuestionario import RESPUESTA_MIME
+
+    raiz, _, _ = clase
+    copia = tmp_path / "copia"
+    for parte in ("autograded", "feedback", "submitted"):
+        shutil.copytree(raiz / parte, copia / parte)
+    shutil.copy(raiz / "gradebook.db", copia)
+    limpio = informe.datos_de_la_clase(copia)
+    ruta = copia / "autograded" / "bruno" / TAREA / CUADERNO
+    nb = nbformat.read(ruta, as_version=4)
+    for celda in nb.cells:
+        gid = celda.metadata.get("nbgrader", {}).get("grade_id", "")
+        if veneno == "respuesta enorme" and gid == "respuesta-1":
+            celda.source = "respuesta_1 = " + "-" * 200_000 + "1"
+        if veneno == "salida con forma de respuesta" and gid == "ejecutar":
+            celda.outputs = [nbformat.v4.new_output("display_data", data={RESPUESTA_MIME: d}) for d in
+                             ({"pregunta": [1], "respuesta": 3}, {"pregunta": 2, "respuesta": 7}, [1, 2], {"pregunta": True})]
+    nbformat.write(nb, ruta)
+    if veneno == "cuaderno que no es JSON":
+        ruta.write_bytes(b"[" * 100_000)
+    html = informe.escribir_informe(copia).read_text(encoding="utf-8")
+    assert "bruno" in html and "Cada estudiante" in html
+    datos = informe.datos_de_la_clase(copia)
+    assert [e["nota"] for e in datos["estudiantes"]] == [e["nota"] for e in limpio["estudiantes"]]
+    for pregunta, cuenta in limpio["elecciones"].items():
+        otros = datos["elecciones"][pregunta]
+        # Como mucho, cambia lo que cuenta Bruno: una elección suya de menos (o «sin contestar» en su lugar).
+        assert sum((cuenta - otros).values()) <= 1 and sum((otros - cuenta).values()) <= 1, (pregunta, cuenta, otros)

@@ -1,91 +1,201 @@
-"""El flujo de entrega que documenta nbgrader, de un curso vacío a las notas, con órdenes de verdad.
+"""Una clase entera por el camino del LMS, con lo que suben los estudiantes de verdad, honestos y no.
 
-Roster desde CSV (`nbgrader db student import`), fecha de entrega (`nbgrader db assignment add
---duedate`), una descarga de Moodle y otra de Canvas recogidas con `nbgrader zip_collect` y el
-recolector del curso (course/complementos.py), y `make grade` (course/corregir.py): la entrega
-tardía pierde sus puntos por día y el CSV de notas lleva los nombres del roster.
+Como lo haría un profesor siguiendo el README: roster con la columna `lms_user_id` (`nbgrader db
+student import`), fecha de entrega, la tarea publicada, una descarga de Moodle y otra de Canvas en
+`downloaded/<tarea>/archive/`, `nbgrader zip_collect` y `make grade` (course/corregir.py), todo de
+verdad y en una sola pasada. Cada subida hostil solo cambia su propia fila: los honestos (también
+los de nombres en cirílico, griego o chino, o los que entregan lo que descarga el sitio sin
+instalar) sacan todos sus puntos; los hostiles, su nota o «no corregido» con el motivo.
 """
 
-import csv
 import datetime
-import io
-import subprocess
-import sys
-import zipfile
-from zoneinfo import ZoneInfo
+import re
+import shutil
 
 import pytest
 
-from course import CUADERNO, TAREA, corregir
+from course import CUADERNO, NO_CORREGIDO, TAREA, corregir
 from course.entregas import escribir_entrega, leer_ejemplo
-from cursos import MAXIMO, copiar_curso, nbgrader
+from cursos import MAXIMO, nota_del_ejemplo
+from lms import (A_TIEMPO, MADRID, PLAZO, canvas, comprimido, corregir as make_grade, descarga, filas, montar,
+                 moodle, recoger, sin_apostrofo, tar_gz)
 
-ROSTER = """id,first_name,last_name,email
-agarcia,Ana,García López,ana@example.org
-bruiz,Bruno,Ruiz,bruno@example.org
-"""
-MADRID = ZoneInfo("Europe/Madrid")
-PLAZO = datetime.datetime(2026, 3, 1, 23, 59, tzinfo=MADRID)
-A_TIEMPO = datetime.datetime(2026, 3, 1, 10, 15)           # hora de Madrid, como la guarda el .zip
-TARDE = datetime.datetime(2026, 3, 3, 12, 0)               # un día y medio tarde: dos días empezados
-
-
-def _zip(ruta, miembros):
-    with zipfile.ZipFile(ruta, "w") as z:
-        for nombre, (contenido, hora) in miembros.items():
-            z.writestr(zipfile.ZipInfo(nombre, date_time=hora.timetuple()[:6]), contenido)
+TARDE = datetime.datetime(2026, 3, 4, 10, 0)  # dos días y algo tarde: tres días empezados
+NO_SE_NOMBRAN = "=HYPERLINK(\"http://ejemplo.org\",\"pulsa\")"
+ROSTER = [
+    ("agarcia", "Ana", "García López", "ana@example.org", "101"),
+    ("bruiz", "Bruno", "Ruiz", "bruno@example.org", ""),             # sin número: por su nombre
+    ("ivan", "Иван", "Петров", "ivan@example.org", ""),              # cirílico, por su nombre
+    ("olga", "Ольга", "Смирнова", "olga@example.org", ""),           # cirílico, por su nombre
+    ("eleni", "Ελένη", "Παπαδοπούλου", "eleni@example.org", "103"),
+    ("wang", "王", "芳", "wang@example.org", "104"),
+    ("lucia", "Lucía", "Lite", "lucia@example.org", "105"),         # lo que descarga el sitio sin instalar
+    ("tomas", "Tomás", "Tarde", "tomas@example.org", "106"),        # tarde, con un timestamp.txt suyo
+    ("nadia", "Nadia", "Nada", "nadia@example.org", "107"),         # no entrega nada
+    ("teo", "Teo", "Truncado", "teo@example.org", "108"),
+    ("fausto", "Fausto", "Falso", "fausto@example.org", "109"),
+    ("nico", "Nico", "Nido", "nico@example.org", "110"),
+    ("bea", "Bea", "Bomba", "bea@example.org", "111"),
+    ("mia", "Mía", "Miles", "mia@example.org", "112"),
+    ("coma", "Juan, \"el listo\"", "Pérez\nagarcia,x,y,z,16", "coma@example.org", "113"),
+    ("formula", NO_SE_NOMBRAN, "+1+2", "@SUM(1+1)", "114"),
+    ("pperez1", "Pablo", "Pérez", "p1@example.org", ""),             # dos con el mismo nombre y sin número
+    ("pperez2", "Pablo", "Pérez", "p2@example.org", ""),
+]
+HONESTOS = ["agarcia", "bruiz", "ivan", "olga", "eleni", "wang", "lucia", "coma", "formula", "lms-120", "lms-199"]
+NO_CORREGIDOS = {"teo": "roto", "fausto": "no es un archivo", "bea": "bomba de descompresión", "mia": "ficheros", "rota": "JSON"}
+APARTADAS = {"*": "comodín", "mal\\xff": "UTF-8", ".oculta": "punto"}
 
 
 @pytest.fixture(scope="module")
-def curso(tmp_path_factory):
-    raiz = copiar_curso(tmp_path_factory.mktemp("lms") / "curso")
-    (raiz / "roster.csv").write_text(ROSTER, encoding="utf-8")
-    for orden in (["db", "student", "import", "roster.csv"],
-                  ["db", "assignment", "add", TAREA,
-                   "--duedate=%s" % PLAZO.astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")],
-                  ["generate_assignment", TAREA, "--force"]):
-        hecho = nbgrader(raiz, *orden)
-        assert hecho.returncode == 0, (orden, hecho.stdout + hecho.stderr)
+def clase(tmp_path_factory):
+    """La clase recogida y corregida; devuelve (raíz, zip_collect, memoria de zip_collect, make grade)."""
+    raiz = montar(tmp_path_factory.mktemp("lms") / "curso", ROSTER)
+    fuera = raiz.parent / "entrega"
+    escribir_entrega(raiz / "release" / TAREA / CUADERNO, leer_ejemplo(corregir.EJEMPLOS / "ana.toml")["respuestas"], fuera)
+    nb = (fuera / CUADERNO).read_bytes()
+    bomba = comprimido({CUADERNO: b" " * (64 * 1024 * 1024), "otra.zip": comprimido({"a.zip": comprimido({"b": b"0" * 10**7})})}, 9)
+    moodle_ = {
+        moodle("Ana García López", 101, CUADERNO): (nb, A_TIEMPO),
+        moodle("Иван Петров", 201, CUADERNO): (nb, A_TIEMPO),
+        moodle("Ольга Смирнова", 202, "лабораторная.ipynb"): (nb, A_TIEMPO),
+        moodle("Ελένη Παπαδοπούλου", 103, CUADERNO): (nb, A_TIEMPO),
+        moodle("王 芳", 104, CUADERNO): (nb, A_TIEMPO),
+        moodle("Lucía Lite", 105, TAREA + "_" + CUADERNO): (nb, A_TIEMPO),
+        moodle("Tomás Tarde", 106, "entrega.zip"): (comprimido({CUADERNO: nb, "timestamp.txt": b"2026-03-01 09:00:00 UTC"}), TARDE),
+        moodle("Tomás Tarde", 106, "timestamp.txt"): (b"2026-03-01 09:00:00 UTC", TARDE),
+        moodle("Teo Truncado", 108, "entrega.zip"): (comprimido({CUADERNO: nb})[:400], A_TIEMPO),
+        moodle("Fausto Falso", 109, "entrega.zip"): (b"esto no es un zip", A_TIEMPO),
+        moodle("Fausto Falso", 109, "entrega.ipynb.gz"): (b"ni esto un gzip", A_TIEMPO),
+        # Nico sube archivos con entregas para otros (Nadia no ha entregado nada; Ana, sí) y un .tar.gz con la suya.
+        moodle("Nico Nido", 110, "para-otros.zip"): (comprimido({moodle("Nadia Nada", 107, CUADERNO): b"{}",
+                                                                 moodle("Ana García López", 101, CUADERNO): b"{}",
+                                                                 canvas("nadianada", 107, CUADERNO): b"{}"}), A_TIEMPO),
+        moodle("Nico Nido", 110, "mio.tar.gz"): (tar_gz({"carpeta/" + CUADERNO: nb}), A_TIEMPO),
+        moodle("Bea Bomba", 111, "bomba.zip"): (bomba, A_TIEMPO),
+        moodle("Mía Miles", 112, "miles.zip"): (comprimido({canvas("x%d" % i, 5000 + i, CUADERNO): b"{}"
+                                                            for i in range(2000)}), A_TIEMPO),
+        moodle("Juan, \"el listo\" Pérez", 113, CUADERNO): (nb, A_TIEMPO),
+        moodle("Excel", 114, CUADERNO): (nb, A_TIEMPO),
+        moodle("Pablo Pérez", 120, CUADERNO): (nb, A_TIEMPO),     # casa con dos del roster: no se adivina
+        moodle("Zoe Zeta", 199, CUADERNO): (nb, A_TIEMPO),        # no está en el roster
+    }
+    descarga(raiz, "moodle.zip", moodle_)
+    descarga(raiz, "canvas.zip", {canvas("ruizbruno", 302, TAREA + "-1.ipynb"): (nb, A_TIEMPO)})
+    (raiz / "downloaded" / TAREA / "archive" / "no-es-del-lms.zip").write_bytes(b"ni siquiera un zip")
+    recogido, memoria = recoger(raiz)
+    # Lo que un profesor copia a mano en submitted/: carpetas con nombres imposibles y un cuaderno roto.
+    for nombre in (b"*", b"mal\xff", b".oculta"):
+        carpeta = raiz / "submitted" / nombre.decode("utf-8", "surrogateescape") / TAREA
+        carpeta.mkdir(parents=True)
+        (carpeta / CUADERNO).write_bytes(nb)
+    (raiz / "submitted" / "rota" / TAREA).mkdir(parents=True)
+    (raiz / "submitted" / "rota" / TAREA / CUADERNO).write_text('{"cells": [ esto no es', encoding="utf-8")
+    return raiz, recogido, memoria, make_grade(raiz)
 
-    # Las dos descargas, hechas con la respuesta de Ana (todos los puntos) para que solo cuente el retraso.
-    entrega = raiz.parent / "entrega"
-    escribir_entrega(raiz / "release" / TAREA / CUADERNO,
-                     leer_ejemplo(corregir.EJEMPLOS / "ana.toml")["respuestas"], entrega)
-    cuaderno = (entrega / CUADERNO).read_bytes()
-    archivo = raiz / "downloaded" / TAREA / "archive"
-    archivo.mkdir(parents=True)
-    _zip(archivo / "moodle.zip", {"Ana García López_101_assignsubmission_file_/" + CUADERNO: (cuaderno, A_TIEMPO)})
-    _zip(archivo / "canvas.zip", {"ruizbruno_LATE_202_303_%s-1.ipynb" % TAREA: (cuaderno, TARDE)})
 
-    recogido = nbgrader(raiz, "zip_collect", TAREA)
+def test_zip_collect_no_se_para_y_cada_subida_va_a_la_carpeta_de_quien_la_subio(clase):
+    raiz, recogido, _, _ = clase
     assert recogido.returncode == 0, recogido.stdout + recogido.stderr
-    hecho = subprocess.run([sys.executable, "-m", "course.corregir", "--raiz", str(raiz)], cwd=raiz,
-                           capture_output=True, text=True, timeout=900)
-    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
-    return raiz
+    carpetas = sorted(p.name for p in (raiz / "submitted").iterdir())
+    esperadas = sorted({e for e in HONESTOS} | {"tomas", "nico"} | set(NO_CORREGIDOS) | {"*", "mal\udcff", ".oculta"})
+    assert carpetas == esperadas
+    for estudiante in HONESTOS + ["tomas", "nico"]:
+        assert sorted(p.name for p in (raiz / "submitted" / estudiante / TAREA).iterdir()) == [CUADERNO, "timestamp.txt"]
+    assert "no-es-del-lms.zip no es una descarga del LMS" in recogido.stderr
 
 
-def test_zip_collect_deja_cada_entrega_con_su_estudiante_del_roster_y_su_hora(curso):
-    for estudiante, hora in (("agarcia", A_TIEMPO), ("bruiz", TARDE)):
-        carpeta = curso / "submitted" / estudiante / TAREA
-        assert (carpeta / CUADERNO).exists(), estudiante
-        esperada = hora.replace(tzinfo=MADRID).astimezone(datetime.timezone.utc)
-        guardada = (carpeta / "timestamp.txt").read_text().strip()
-        assert guardada.startswith(esperada.strftime("%Y-%m-%d %H:%M:%S")), (estudiante, guardada)
-    assert sorted(p.name for p in (curso / "submitted").iterdir()) == ["agarcia", "bruiz"]
+def test_los_honestos_sacan_todos_sus_puntos_en_cualquier_escritura(clase):
+    raiz, _, _, grade = clase
+    assert grade.returncode == 0, grade.stdout + grade.stderr
+    notas = filas(raiz)
+    completa = nota_del_ejemplo(corregir.EJEMPLOS / "ana.toml")
+    for estudiante in HONESTOS:
+        fila = notas[estudiante]
+        assert (fila["estado"], float(fila["score"]), float(fila["max_score"])) == ("corregido", completa, MAXIMO), fila
+    assert notas["nico"]["estado"] == "corregido" and float(notas["nico"]["score"]) == completa  # su .tar.gz
 
 
-def test_las_notas_llevan_los_nombres_y_el_descuento_por_retraso(curso):
-    filas = {f["student_id"]: f for f in csv.DictReader(io.StringIO((curso / "exports" / "notas.csv").read_text("utf-8")))}
-    assert set(filas) == {"agarcia", "bruiz"}
-    assert (filas["agarcia"]["first_name"], filas["agarcia"]["last_name"]) == ("Ana", "García López")
-    assert (filas["bruiz"]["first_name"], filas["bruiz"]["last_name"]) == ("Bruno", "Ruiz")
-    retraso = TARDE.replace(tzinfo=MADRID) - PLAZO
-    dias = -(-retraso.total_seconds() // 86400)
-    assert float(filas["agarcia"]["late_submission_penalty"]) == 0
-    assert float(filas["agarcia"]["score"]) == float(filas["agarcia"]["raw_score"]) == MAXIMO
-    assert float(filas["bruiz"]["raw_score"]) == MAXIMO
-    assert float(filas["bruiz"]["late_submission_penalty"]) == dias * 1.0
-    assert float(filas["bruiz"]["score"]) == MAXIMO - dias
-    html = (curso / "exports" / "informe.html").read_text(encoding="utf-8")
-    assert "García López" in html
+def test_un_nombre_que_casa_con_varios_o_con_nadie_no_se_adivina(clase):
+    raiz, recogido, _, _ = clase
+    notas = filas(raiz)
+    assert notas["pperez1"]["estado"] == notas["pperez2"]["estado"] == "sin entrega"
+    assert notas["lms-120"]["first_name"] == "Pablo Pérez" and notas["lms-199"]["first_name"] == "Zoe Zeta"
+    assert "casa con varios estudiantes del roster (pperez1, pperez2)" in recogido.stderr
+    assert "«Zoe Zeta» (número 199) no está en el roster" in recogido.stderr
+
+
+def test_la_hora_es_la_del_lms_y_no_la_de_un_timestamp_subido(clase):
+    raiz, _, _, _ = clase
+    guardada = (raiz / "submitted" / "tomas" / TAREA / "timestamp.txt").read_text().strip()
+    esperada = TARDE.replace(tzinfo=MADRID).astimezone(datetime.timezone.utc)
+    assert guardada.startswith(esperada.strftime("%Y-%m-%d %H:%M:%S")), guardada
+    fila = filas(raiz)["tomas"]
+    dias = -(-(TARDE.replace(tzinfo=MADRID) - PLAZO).total_seconds() // 86400)
+    assert dias == 3
+    assert float(fila["raw_score"]) == MAXIMO and float(fila["late_submission_penalty"]) == dias
+    assert float(fila["score"]) == MAXIMO - dias
+
+
+def test_cada_subida_hostil_solo_cambia_su_fila_y_dice_por_que(clase):
+    raiz, _, _, grade = clase
+    notas = filas(raiz)
+    for estudiante, motivo in NO_CORREGIDOS.items():
+        fila = notas[estudiante]
+        assert fila["estado"] == "no corregido" and motivo in fila["motivo"], fila
+        assert fila["score"] == fila["raw_score"] == "", fila  # sin nota, no un cero
+        assert re.search(r"%s\s+no corregido: .*%s" % (re.escape(estudiante), re.escape(motivo)), grade.stdout), estudiante
+    assert (raiz / "submitted" / "teo" / TAREA / NO_CORREGIDO).exists()
+    assert notas["nadia"]["estado"] == "sin entrega" and not (raiz / "submitted" / "nadia").exists()
+    for nombre, motivo in APARTADAS.items():
+        assert notas[nombre]["estado"] == "no corregido" and motivo in notas[nombre]["motivo"], nombre
+        assert re.search(r"%s\s+apartada, sin corregir: .*%s" % (re.escape(nombre), motivo), grade.stdout), nombre
+    # El «*» no ha hecho que nadie se corrija dos veces, ni una carpeta apartada tiene nota.
+    registro = (raiz / "exports" / "registro.txt").read_text(encoding="utf-8")
+    assert sorted(re.findall(r"^=== ([^:]+):", registro, re.M)) == sorted(HONESTOS + ["tomas", "nico"])
+    assert len(notas) == len(ROSTER) + 2 + len(APARTADAS) + 1  # lms-120, lms-199, las apartadas y la rota
+
+
+def test_la_bomba_no_pasa_de_los_topes_de_memoria_ni_de_disco(clase):
+    raiz, recogido, memoria, _ = clase
+    assert memoria is not None and memoria < 500 * 1024 ** 2, memoria
+    extraido = sum(p.stat().st_size for p in (raiz / "downloaded" / TAREA / "extracted").rglob("*") if p.is_file())
+    assert extraido < 20 * len(HONESTOS) * (raiz / "submitted" / "agarcia" / TAREA / CUADERNO).stat().st_size
+
+
+def test_el_csv_guarda_el_roster_tal_cual_y_sin_formulas(clase):
+    raiz, _, _, _ = clase
+    notas = filas(raiz)
+    for id_, nombre, apellidos, email, _ in ROSTER:
+        fila = notas[id_]
+        assert (sin_apostrofo(fila["first_name"]), sin_apostrofo(fila["last_name"]), sin_apostrofo(fila["email"])) \
+            == (nombre, apellidos, email)
+    for fila in notas.values():
+        for celda in fila.values():
+            assert not celda.lstrip(" ").startswith(tuple("=+-@\t\r\n")), fila
+    assert notas["formula"]["first_name"] == "'" + NO_SE_NOMBRAN
+
+
+def test_el_informe_cuenta_solo_a_los_corregidos_y_dice_por_que_no_los_demas(clase):
+    raiz, _, _, _ = clase
+    html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
+    corregidos = len(HONESTOS) + 2
+    assert "%d entregas corregidas" % corregidos in html
+    assert "%d sin corregir" % (len(NO_CORREGIDOS) + len(APARTADAS)) in html
+    for id_, nombre, apellidos, _, _ in ROSTER[:8]:
+        assert id_ in html
+    assert "<td>no corregido</td>" in html and "está roto o cortado" in html
+    assert "&quot;el listo&quot;" in html and "<script" not in html
+    # Todos los corregidos entregan la respuesta de Ana: nadie falla una prueba oculta (los no corregidos no cuentan).
+    assert re.search(r"<td class=\"n\">0 de %d</td>" % corregidos, html)
+
+
+def test_la_recogida_se_repite_con_force_sin_cambiar_nada(clase, tmp_path):
+    raiz, _, _, _ = clase
+    copia = tmp_path / "curso"
+    shutil.copytree(raiz, copia, ignore=shutil.ignore_patterns("autograded", "feedback", "exports"))
+    antes = {p: p.read_bytes() for e in HONESTOS for p in (copia / "submitted" / e / TAREA).iterdir()}
+    hecho, _ = recoger(copia, "--force")
+    assert hecho.returncode == 0, hecho.stderr
+    for ruta, datos in antes.items():
+        assert ruta.read_bytes() == datos, ruta

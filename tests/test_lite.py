@@ -3,8 +3,9 @@
 El sitio se sirve en 127.0.0.1; cualquier otra dirección se corta (Playwright aborta la petición
 y Chromium no resuelve ningún otro nombre). Se abre la lección, la interfaz está en español, se
 ejecuta todo (Pyodide en la página), los widgets se pintan, se escriben las respuestas y el reto
-y las pruebas visibles pasan; luego se descarga el cuaderno, como haría el estudiante, y se
-corrige con `nbgrader autograde` de verdad.
+y las pruebas visibles pasan; luego se descarga el cuaderno con «Archivo › Descargar», como haría
+el estudiante, se sube a un LMS (una descarga de Moodle con el nombre que le ha dado el navegador)
+y se corrige como cualquier entrega: `nbgrader zip_collect` y `make grade` de verdad.
 
 Ejecutar solo esta prueba: `.venv/bin/python -m pytest tests/test_lite.py -v`.
 """
@@ -13,7 +14,6 @@ import functools
 import http.server
 import json
 import re
-import shutil
 import threading
 import time
 
@@ -22,7 +22,8 @@ import pytest
 import navegador as nv
 import test_navegador as tn
 from course import CUADERNO, RAIZ, TAREA, lite
-from cursos import MAXIMO, copiar_curso, nbgrader
+from cursos import MAXIMO
+from lms import A_TIEMPO, corregir, descarga, filas, montar, moodle, recoger
 
 RUTA = f"{TAREA}/{CUADERNO}"
 RELEASE = RAIZ / "release" / TAREA / CUADERNO
@@ -128,8 +129,10 @@ def comprobar_seccion_sin_modelo(pagina):
 def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_path):
     from playwright.sync_api import expect
 
-    pagina.goto(f"{sitio}/lab/index.html?path={RUTA}", wait_until="domcontentloaded")
+    # La dirección del sitio, sin más: se abre en la lección.
+    pagina.goto(f"{sitio}/", wait_until="domcontentloaded")
     pagina.wait_for_selector(f"{nv.CUADERNO} .jp-Notebook .jp-Cell", timeout=ARRANQUE_PYODIDE * 1000)
+    expect(pagina.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")).to_contain_text(CUADERNO)
 
     # La interfaz, en español: los menús de la barra, y ninguno en inglés.
     menus = pagina.locator("#jp-menu-panel .lm-MenuBar-itemLabel, #jp-top-panel .lm-MenuBar-itemLabel")
@@ -157,26 +160,26 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     tn.comprobar_cuestionario(pagina)  # la pregunta 1, mal y después bien, con «Comprobar»
     comprobar_seccion_sin_modelo(pagina)
 
-    # El estudiante guarda y descarga su cuaderno (Archivo > Descargar).
+    # El estudiante guarda y descarga su cuaderno: Archivo › Descargar, con ese nombre en el menú.
     nv.guardar(pagina)
-    with pagina.expect_download(timeout=nv.ESPERA_UI * 1000) as descarga:
-        nv.ejecutar_orden_del_menu(pagina, "docmanager:download")
-    descargado = tmp_path / CUADERNO
-    descarga.value.save_as(descargado)
+    pagina.locator("#jp-menu-panel .lm-MenuBar-item, #jp-top-panel .lm-MenuBar-item").first.click()
+    elemento = pagina.locator(".lm-Menu:visible li.lm-Menu-item[data-command='docmanager:download']")
+    expect(elemento.locator(".lm-Menu-itemLabel")).to_have_text("Descargar")
+    with pagina.expect_download(timeout=nv.ESPERA_UI * 1000) as descargado:
+        elemento.click()
+    nombre = descargado.value.suggested_filename  # el navegador cambia «/» por «_»: no es CUADERNO
+    cuaderno = descargado.value.path().read_bytes()
     assert pagina.fuera == [], f"la página pidió fuera de 127.0.0.1: {pagina.fuera}"
 
-    # Y se corrige como cualquier entrega: nbgrader autograde de verdad, nota completa.
-    curso = copiar_curso(tmp_path / "curso")
-    publicado = nbgrader(curso, "generate_assignment", TAREA, "--force")
-    assert publicado.returncode == 0, publicado.stdout + publicado.stderr
-    entrega = curso / "submitted" / "lite" / TAREA
-    entrega.mkdir(parents=True)
-    shutil.copy(descargado, entrega / CUADERNO)
-    hecho = nbgrader(curso, "autograde", TAREA, "--force")
+    # Lo sube al LMS y se corrige como cualquier entrega: zip_collect y make grade de verdad, nota completa.
+    curso = montar(tmp_path / "curso", [("lucia", "Lucía", "Sin Instalar", "", "105")])
+    descarga(curso, "moodle.zip", {moodle("Lucía Sin Instalar", 105, nombre): (cuaderno, A_TIEMPO)})
+    recogido, _ = recoger(curso)
+    assert recogido.returncode == 0, recogido.stderr
+    hecho = corregir(curso)
     assert hecho.returncode == 0, hecho.stdout + hecho.stderr
-    from course import corregir
-    puntos, maximo = corregir.notas(curso)["lite"]
-    assert (puntos, maximo) == (MAXIMO, MAXIMO), hecho.stdout + hecho.stderr
+    fila = filas(curso)["lucia"]
+    assert (fila["estado"], float(fila["score"]), float(fila["max_score"])) == ("corregido", MAXIMO, MAXIMO), fila
 
     # Lo comprobado en el cuestionario formativo viaja en el cuaderno descargado, sigue en el corregido (que
     # se rehace sobre el de release) y el informe de la clase lo cuenta, con la respuesta buena marcada.

@@ -15,7 +15,11 @@ parar la corrección de toda la clase (una celda duplicada, jupyter/nbgrader#108
   convertida en texto, perdida) se le dice al estudiante en una celda de avisos al principio de su
   retroalimentación, y en el registro.
 - `instalar()` hace que `nbgrader autograde` aparte, con una línea clara en la salida, las carpetas
-  que nbgrader no sabe manejar, y que no copie a `autograded/` los demás ficheros de la entrega.
+  que nbgrader no sabe manejar (`motivo_para_apartar`: también `make grade` las aparta), y que no
+  copie a `autograded/` los demás ficheros de la entrega.
+- `motivo_sin_corregir` dice por qué una carpeta no tiene un cuaderno que corregir (el motivo que dejó
+  la recogida del LMS, o que el cuaderno falta o no se puede leer): `make grade`, el CSV y el informe
+  la marcan «no corregido» con ese motivo.
 """
 
 import json
@@ -30,15 +34,15 @@ from nbformat.v4 import new_markdown_cell, new_notebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from course import limites
+from course import CUADERNO, NO_CORREGIDO, limites
 from course.cuestionario import registro, registros_de_la_celda
 
 AVISOS = "curso_avisos"  # clave de los metadatos del cuaderno con lo que se ha notado al leerlo
 CUESTIONARIO = "curso_cuestionario"  # y con lo que han guardado los widgets del cuestionario formativo
 
 
-def leer_cuaderno(ruta):
-    """(el JSON de la entrega, None) o (None, por qué no se puede leer), sin seguir enlaces ni colgarse."""
+def leer_acotado(ruta, tope):
+    """(hasta tope+1 bytes de un fichero normal, None) o (None, por qué no), sin seguir enlaces ni colgarse."""
     for tramo in (ruta, os.path.dirname(ruta), os.path.dirname(os.path.dirname(ruta))):
         if os.path.islink(tramo):
             return None, "la entrega es un enlace simbólico, no un cuaderno tuyo"
@@ -50,7 +54,14 @@ def leer_cuaderno(ruta):
     with os.fdopen(fd, "rb") as f:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None, "lo entregado con el nombre del cuaderno no es un fichero normal"
-        crudo = f.read(limites.CUADERNO_ENTREGADO + 1)
+        return f.read(tope + 1), None
+
+
+def leer_cuaderno(ruta):
+    """(el JSON de la entrega, None) o (None, por qué no se puede leer), sin seguir enlaces ni colgarse."""
+    crudo, problema = leer_acotado(ruta, limites.CUADERNO_ENTREGADO)
+    if problema:
+        return None, problema
     if len(crudo) > limites.CUADERNO_ENTREGADO:
         return None, "el cuaderno ocupa más de %d MB" % (limites.CUADERNO_ENTREGADO // limites.MIB)
     try:
@@ -209,10 +220,22 @@ class SanearEntrega(NbGraderPreprocessor):
         return nuevo, resources
 
 
-def _motivo_para_apartar(carpeta):
-    """Por qué nbgrader no puede corregir la carpeta de una entrega, o None si puede."""
+COMODINES = set("*?[]")  # nbgrader busca las entregas con glob: en un nombre, serían un patrón
+
+
+def motivo_para_apartar(carpeta):
+    """Por qué nbgrader no puede corregir la carpeta submitted/<estudiante>/<tarea> de una entrega, o None si puede."""
+    nombre = os.path.basename(os.path.dirname(carpeta))
+    try:
+        nombre.encode("utf-8")
+    except UnicodeEncodeError:
+        return "su nombre tiene bytes que no son texto UTF-8"
     if any(ord(c) < 32 or c == "\x7f" for c in carpeta):
         return "su nombre tiene un salto de línea o un carácter de control"
+    if COMODINES & set(nombre):
+        return "su nombre tiene caracteres comodín (* ? [ ]), que nbgrader tomaría por un patrón de otros nombres"
+    if nombre.startswith("."):
+        return "su nombre empieza por un punto (es una carpeta oculta)"
     for tramo in (carpeta, os.path.dirname(carpeta)):
         if os.path.islink(tramo) or not os.path.isdir(tramo):
             return "es un enlace simbólico, no una carpeta"
@@ -227,9 +250,29 @@ def _motivo_para_apartar(carpeta):
                 texto = f.read().strip()
             if texto:
                 parse_utc(texto)
-        except (ValueError, OSError, UnicodeDecodeError):
+        except (ValueError, OSError, UnicodeDecodeError, OverflowError):
             return "su timestamp.txt no tiene una fecha"
     return None
+
+
+def motivo_sin_corregir(carpeta):
+    """Por qué la entrega de submitted/<estudiante>/<tarea> no tiene un cuaderno que corregir, o None si lo tiene.
+
+    Lo dice el `no-corregido.txt` que deja la recogida del LMS (course/recoleccion.py), o se ve aquí:
+    no está el cuaderno de la tarea, o no se puede leer como cuaderno (con los topes de `leer_cuaderno`).
+    """
+    nota = os.path.join(carpeta, NO_CORREGIDO)
+    if os.path.lexists(nota):
+        datos, problema = leer_acotado(nota, 2000)
+        return problema or " ".join(datos[:2000].decode("utf-8", "replace").split()) or "la recogida no encontró un cuaderno"
+    ruta = os.path.join(carpeta, CUADERNO)
+    if not os.path.lexists(ruta):
+        otros = sorted(n for n in os.listdir(carpeta) if n != "timestamp.txt")[:5]
+        return "no hay %s en la carpeta de la entrega%s" % (CUADERNO, " (hay: %s)" % ", ".join(otros) if otros else "")
+    datos, problema = leer_cuaderno(ruta)
+    if problema is None and not (isinstance(datos, dict) and isinstance(datos.get("cells"), list)):
+        problema = "el fichero entregado no tiene las celdas de un cuaderno"
+    return problema
 
 
 def instalar():
@@ -253,7 +296,7 @@ def instalar():
     def init_notebooks(self):
         buscar(self)
         for carpeta in sorted(self.assignments):
-            motivo = _motivo_para_apartar(carpeta)
+            motivo = motivo_para_apartar(carpeta)
             if motivo:
                 self.log.error("Entrega apartada, sin corregir: %r: %s. Las demás se corrigen.", carpeta, motivo)
                 del self.assignments[carpeta]

@@ -1,0 +1,391 @@
+"""`nbgrader zip_collect` con las descargas de Moodle y de Canvas: cada entrega, a quien la subió.
+
+Dos complementos de nbgrader, enchufados en `nbgrader_config.py`:
+
+- `ExtraerDelLMS` (`ZipCollectApp.extractor_plugin`) abre cada descarga del LMS de
+  `downloaded/<tarea>/archive/` y reparte sus ficheros por participante, según el nombre que les
+  pone el LMS: Moodle, «Nombre Apellidos_123456_assignsubmission_file_/…» (con o sin carpetas);
+  Canvas, «apellidosnombre[_LATE]_12345_67890_….ipynb». El número es el del participante en el LMS,
+  y se casa con la columna `lms_user_id` del roster; solo si no está, con el nombre (en cualquier
+  escritura, sin mayúsculas, acentos ni signos), y un nombre que casa con varios no se adivina. Lo que
+  subió cada uno se abre aparte (también sus .zip, .tar y .gz, con topes de ficheros, de bytes, de
+  razón de compresión y de anidamiento: course/limites.py) y de ahí se toma su cuaderno, se llame
+  como se llame. En `extracted/<estudiante>/` queda ese cuaderno con el nombre de la tarea o, si no
+  hay cuaderno que corregir, `no-corregido.txt` con el motivo; nada más de lo que subió, así que
+  ni un `timestamp.txt` suyo ni un archivo anidado llegan a otra carpeta. La hora de la entrega es
+  la de su subida en la descarga del LMS (en la zona horaria `zona_horaria`), guardada como fecha
+  de ese fichero.
+- `RecolectorLMS` (`ZipCollectApp.collector_plugin`) lee esa carpeta para nbgrader, que deja cada
+  entrega en `submitted/<estudiante>/<tarea>/` con su `timestamp.txt`.
+
+Un participante que no está en el roster, o cuyo nombre casa con varios, se recoge como
+`lms-<número>` (dado de alta en el gradebook con el nombre del LMS), con un aviso: nunca en la fila
+de otro. Una subida rota o sospechosa solo es problema de quien la subió.
+"""
+
+import datetime
+import functools
+import gzip
+import io
+import json
+import os
+import re
+import tarfile
+import unicodedata
+import zipfile
+from zoneinfo import ZoneInfo
+
+from nbgrader.api import Gradebook
+from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
+from traitlets import Unicode
+
+from . import CUADERNO, NO_CORREGIDO, limites
+
+# Moodle, «Descargar todas las entregas», en carpetas: la primera carpeta es la del participante.
+MOODLE_CARPETA = re.compile(r"^(?P<nombre>.+)_(?P<lms_id>\d+)_assignsubmission_(?P<tipo>[a-z]+)_$")
+# Moodle sin carpetas: «Nombre Apellidos_123456_assignsubmission_file_cuaderno.ipynb».
+MOODLE_PLANO = re.compile(r"^(?P<nombre>[^/]+?)_(?P<lms_id>\d+)_assignsubmission_(?P<tipo>[a-z]+)_(?P<fichero>[^/]+)$")
+# Canvas, «Download Submissions»: «apellidosnombre[_LATE]_12345_67890_cuaderno-1.ipynb», sin carpetas.
+CANVAS = re.compile(r"^(?P<nombre>[^_/]+?)(?:_late)?_(?P<lms_id>\d+)_\d+_(?P<fichero>[^/]+)$", re.I)
+BLOQUE = 1024 * 1024
+
+
+def normalizar(texto):
+    """Un nombre para casarlo con otro: sin mayúsculas, acentos, espacios ni signos, en cualquier escritura.
+
+    Pasa por mayúsculas antes de casefold para que dé lo mismo con el nombre en mayúsculas o en
+    minúsculas (la ı sin punto del turco, en mayúscula, es una I).
+    """
+    return "".join(c for c in unicodedata.normalize("NFKD", texto.upper().casefold()) if c.isalnum())
+
+
+def mostrar(texto, largo=80):
+    """Un nombre que viene de una subida, para un mensaje: sin caracteres de control y acotado."""
+    limpio = "".join(c if c.isprintable() else "?" for c in str(texto))
+    return limpio if len(limpio) <= largo else limpio[:largo - 1] + "…"
+
+
+# --------------------------------------------------------------------------- quién es quién
+
+def participante(nombre_del_miembro):
+    """(nombre, número del LMS, ruta dentro de su entrega) de un fichero de la descarga; None si no es de una entrega."""
+    primera, _, resto = nombre_del_miembro.partition("/")
+    hallado = MOODLE_CARPETA.match(primera) if resto else None
+    if hallado:
+        return (hallado["nombre"], hallado["lms_id"], resto) if hallado["tipo"] == "file" else None
+    hallado = MOODLE_PLANO.match(nombre_del_miembro)
+    if hallado:
+        return (hallado["nombre"], hallado["lms_id"], hallado["fichero"]) if hallado["tipo"] == "file" else None
+    hallado = CANVAS.match(nombre_del_miembro)
+    return (hallado["nombre"], hallado["lms_id"], hallado["fichero"]) if hallado else None
+
+
+def asignar(participantes, roster):
+    """{número del LMS: (id del estudiante, aviso o None)} para los participantes {número: nombre del LMS}.
+
+    `roster`: (id, nombre, apellidos, lms_user_id) de cada estudiante del gradebook. Primero por
+    número; si no, por nombre, entre los estudiantes sin número (otro con número no es él); un
+    nombre que casa con varios, o dos participantes que casan con el mismo, no se adivinan.
+    """
+    por_numero = {}
+    for id_, _, _, lms in roster:
+        if lms:
+            por_numero.setdefault(str(lms).strip(), []).append(id_)
+    sin_numero = [(id_, {normalizar((n or "") + (a or "")), normalizar((a or "") + (n or ""))} - {""})
+                  for id_, n, a, lms in roster if not lms and not id_.startswith("lms-")]
+    ids = {id_ for id_, *_ in roster}
+    asignados, por_nombre = {}, {}
+    for numero, nombre in participantes.items():
+        if len(por_numero.get(numero, [])) == 1:
+            asignados[numero] = (por_numero[numero][0], None)
+            continue
+        buscado = normalizar(nombre)
+        casan = [id_ for id_, formas in sin_numero if buscado and buscado in formas]
+        if len(casan) == 1:
+            por_nombre.setdefault(casan[0], []).append(numero)
+        nuevo = "lms-" + numero
+        if len(por_numero.get(numero, [])) > 1:
+            aviso = "el número %s está en el roster de varios estudiantes (%s)" % (numero, ", ".join(por_numero[numero]))
+        elif len(casan) > 1:
+            aviso = "«%s» casa con varios estudiantes del roster (%s)" % (mostrar(nombre), ", ".join(casan))
+        elif not casan:
+            aviso = "«%s» (número %s) no está en el roster" % (mostrar(nombre), numero)
+        else:
+            aviso = None
+        asignados[numero] = (nuevo, aviso)
+    for id_, numeros in por_nombre.items():
+        for numero in numeros:
+            if len(numeros) == 1:
+                asignados[numero] = (id_, None)
+            else:
+                asignados[numero] = ("lms-" + numero, "varios participantes (%s) casan con %s del roster"
+                                     % (", ".join(numeros), id_))
+    for numero, (id_, aviso) in list(asignados.items()):
+        if aviso and id_ in ids and id_.startswith("lms-"):
+            asignados[numero] = (id_, None)  # ya se dio de alta en una recogida anterior
+    return asignados
+
+
+# --------------------------------------------------------------------------- abrir con topes
+
+class SubidaRechazada(Exception):
+    """Algo que un estudiante subió no se abre (roto, bomba, demasiado grande): el mensaje dice por qué."""
+
+
+class TopeDeLaSubida(SubidaRechazada):
+    """Lo que subió un participante, entero, pasa de un tope: no se sigue leyendo nada suyo."""
+
+
+ARCHIVOS = (".zip", ".gz", ".tgz", ".tar")
+
+
+class Subida:
+    """Lo que subió un participante, leído con topes: sus cuadernos y lo que no se ha podido abrir."""
+
+    def __init__(self, nombre):
+        self.nombre, self.hora = nombre, None
+        self.cuadernos, self.rechazos, self.vistos = [], [], []
+        self.ficheros, self.bytes = limites.ENTRADAS_DE_SUBIDA, limites.BYTES_DE_SUBIDA
+        self.agotada = None
+
+    def mirar(self, ruta, abrir, comprimido, hora, profundidad=0):
+        """Un fichero subido (`abrir()` da su contenido): un cuaderno se guarda; en un archivo se mira dentro."""
+        if self.agotada or _es_basura(ruta):
+            return
+        try:
+            self._mirar(ruta, abrir, comprimido, hora, profundidad)
+        except TopeDeLaSubida as e:
+            self.agotada = str(e)
+        except SubidaRechazada as e:
+            self.rechazos.append(str(e))
+        except Exception as e:  # zipfile, tarfile, gzip y zlib fallan de muchas maneras con un archivo roto
+            self.rechazos.append("«%s» no se puede abrir: está roto o cortado (%s)" % (mostrar(ruta), type(e).__name__))
+
+    def _mirar(self, ruta, abrir, comprimido, hora, profundidad):
+        self.ficheros -= 1
+        if self.ficheros < 0:
+            raise TopeDeLaSubida("lo que subiste tiene más de %d ficheros (contando los de dentro de tus archivos)"
+                                 % limites.ENTRADAS_DE_SUBIDA)
+        if len(self.vistos) < 5:
+            self.vistos.append(ruta)
+        cuaderno = ruta.lower().endswith(".ipynb")
+        with abrir() as f:
+            cabeza = f.read(512)
+            tipo = _tipo(cabeza)
+            if not cuaderno and tipo is None:
+                if ruta.lower().endswith(ARCHIVOS):
+                    raise SubidaRechazada("«%s» no es un archivo .zip, .tar ni .gz que se pueda abrir" % mostrar(ruta))
+                return  # otro fichero cualquiera: ni se lee
+            if not cuaderno and profundidad >= limites.PROFUNDIDAD_DE_ARCHIVOS:
+                raise SubidaRechazada("«%s» está dentro de demasiados archivos, uno dentro de otro" % mostrar(ruta))
+            tope = limites.CUADERNO_ENTREGADO if cuaderno else limites.ARCHIVO_ANIDADO
+            datos = self._leer(f, cabeza, tope, comprimido, ruta)
+        if cuaderno:
+            self.cuadernos.append((ruta, hora, datos))
+        elif tipo == "zip":
+            with zipfile.ZipFile(io.BytesIO(datos)) as z:
+                if len(z.infolist()) > self.ficheros:
+                    raise TopeDeLaSubida("«%s» tiene %d ficheros: más de los %d que se miran de una entrega"
+                                         % (mostrar(ruta), len(z.infolist()), limites.ENTRADAS_DE_SUBIDA))
+                for info in z.infolist():
+                    if not info.is_dir():
+                        self.mirar(ruta + "/" + nombre_del_miembro(info), functools.partial(z.open, info),
+                                   info.compress_size, hora, profundidad + 1)
+        elif tipo == "gz":  # se descomprime entero (con topes) y se mira lo de dentro: un .tar o un fichero
+            interno = re.sub(r"\.t?gz$", "", ruta, flags=re.I)
+            interno += ".tar" if ruta.lower().endswith(".tgz") else ""
+            tope = limites.CUADERNO_ENTREGADO if interno.lower().endswith(".ipynb") else tope
+            with gzip.GzipFile(fileobj=io.BytesIO(datos)) as g:
+                contenido = self._leer(g, b"", tope, len(datos), ruta)
+            self.mirar(interno, functools.partial(io.BytesIO, contenido), len(contenido), hora, profundidad + 1)
+        else:
+            with tarfile.open(fileobj=io.BytesIO(datos), mode="r:") as t:
+                for miembro in t:
+                    if miembro.isreg():
+                        self.mirar(ruta + "/" + miembro.name, functools.partial(t.extractfile, miembro),
+                                   miembro.size, hora, profundidad + 1)
+                    else:
+                        self.ficheros -= 1
+
+    def _leer(self, flujo, cabeza, tope, comprimido, ruta):
+        """El contenido de `flujo` (tras `cabeza`, ya leída), o SubidaRechazada en cuanto pasa de un tope."""
+        trozos, leidos = [cabeza], len(cabeza)
+        self.bytes -= len(cabeza)
+        while True:
+            if self.bytes < 0:
+                raise TopeDeLaSubida("lo que subiste ocupa más de %d MB descomprimido"
+                                     % (limites.BYTES_DE_SUBIDA // limites.MIB))
+            if leidos > tope:
+                raise SubidaRechazada("«%s» ocupa más de %d MB: se ha dejado sin abrir" % (mostrar(ruta), tope // limites.MIB))
+            if leidos > limites.MIB and leidos > limites.RAZON_DE_COMPRESION * max(comprimido, 1):
+                raise SubidaRechazada("«%s» se ha dejado sin abrir: descomprimido ocupa más de %d veces lo que ocupa "
+                                      "comprimido (una bomba de descompresión)" % (mostrar(ruta), limites.RAZON_DE_COMPRESION))
+            trozo = flujo.read(BLOQUE)
+            if not trozo:
+                return b"".join(trozos)
+            leidos += len(trozo)
+            self.bytes -= len(trozo)
+            trozos.append(trozo)
+
+
+def _es_basura(ruta):
+    """Lo que añaden los compresores y Jupyter, que no es de la entrega: __MACOSX/, ._x, .ipynb_checkpoints/."""
+    partes = ruta.split("/")
+    return any(p in ("__MACOSX", ".ipynb_checkpoints") for p in partes) or partes[-1].startswith("._")
+
+
+def _tipo(cabeza):
+    """zip, gz o tar por los primeros bytes (no por el nombre, que elige quien sube); None si no es un archivo."""
+    if cabeza[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
+        return "zip"
+    if cabeza[:2] == b"\x1f\x8b":
+        return "gz"
+    if cabeza[257:262] == b"ustar":
+        return "tar"
+    return None
+
+
+def nombre_del_miembro(info):
+    """El nombre de un fichero de un .zip: en UTF-8 aunque el .zip no lo marque (como hacen muchos compresores)."""
+    if info.flag_bits & 0x800:
+        return info.filename
+    try:
+        return info.filename.encode("cp437").decode("utf-8")
+    except UnicodeError:
+        return info.filename
+
+
+# --------------------------------------------------------------------------- qué cuaderno es
+
+def ids_de_release(ruta):
+    """Los grade_id del cuaderno de release: lo que distingue el cuaderno de la tarea de otro."""
+    with open(ruta, encoding="utf-8") as f:
+        nb = json.load(f)
+    return {c.get("metadata", {}).get("nbgrader", {}).get("grade_id") for c in nb.get("cells", [])} - {None}
+
+
+def _parecido(datos, ids):
+    """Cuántas celdas de la tarea (por su grade_id) tiene un cuaderno subido; -1 si no es un cuaderno."""
+    try:
+        nb = json.loads(datos.decode("utf-8"))
+        return len(ids & {c["metadata"]["nbgrader"]["grade_id"] for c in nb["cells"]
+                          if isinstance(c, dict) and isinstance(c.get("metadata"), dict)
+                          and isinstance(c["metadata"].get("nbgrader"), dict)
+                          and isinstance(c["metadata"]["nbgrader"].get("grade_id"), str)})
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return -1
+
+
+def elegir_cuaderno(candidatos, ids):
+    """(bytes del cuaderno que se corrige, None) o (None, motivo). `candidatos`: [(ruta, hora, bytes)].
+
+    Si hay uno, ese, se llame como se llame; si hay varios, el que tiene más celdas de la tarea
+    (`ids`, sus grade_id); entre los que empatan, el más reciente; si aún empatan, no se adivina.
+    """
+    if not candidatos:
+        return None, None
+    if len(candidatos) == 1:
+        return candidatos[0][2], None
+    puntuados = sorted(((_parecido(d, ids), hora, ruta, d) for ruta, hora, d in candidatos),
+                       key=lambda p: (p[0], p[1]), reverse=True)
+    mejor = puntuados[0]
+    empatados = [p for p in puntuados if (p[0], p[1]) == (mejor[0], mejor[1]) and p[3] != mejor[3]]
+    if mejor[0] <= 0 or empatados:
+        return None, ("hay %d cuadernos y no se sabe cuál es la entrega: %s"
+                      % (len(candidatos), ", ".join("«%s»" % mostrar(r, 60) for _, _, r, _ in puntuados[:5])))
+    return mejor[3], None
+
+
+# --------------------------------------------------------------------------- los complementos de nbgrader
+
+class ExtraerDelLMS(ExtractorPlugin):
+    """El extractor de `nbgrader zip_collect`: de cada descarga del LMS, un cuaderno (o un motivo) por participante."""
+
+    zona_horaria = Unicode("Europe/Madrid", help="Zona horaria de las horas que guarda el .zip del LMS.").tag(config=True)
+
+    def extract(self, archive_path, extracted_path):
+        coursedir = self.parent.coursedir
+        release = os.path.join(coursedir.format_path(coursedir.release_directory, ".", coursedir.assignment_id),
+                               CUADERNO)
+        ids = ids_de_release(release) if os.path.exists(release) else set()
+        subidas = self._leer_descargas(archive_path)
+        with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+            roster = [(s.id, s.first_name, s.last_name, s.lms_user_id) for s in gb.students]
+            asignados = asignar({n: s.nombre for n, s in subidas.items()}, roster)
+            for numero, subida in sorted(subidas.items()):
+                estudiante, aviso = asignados[numero]
+                if aviso:
+                    self.log.warning("%s: se recoge como «%s». Para que cuente como suya, pon %s en la columna "
+                                     "lms_user_id de su fila del roster y vuelve a recoger.", aviso, estudiante, numero)
+                if not any(s.id == estudiante for s in gb.students):
+                    gb.add_student(estudiante, first_name=mostrar(subida.nombre, 200))
+                self._dejar(extracted_path, estudiante, subida, ids)
+
+    def _leer_descargas(self, archive_path):
+        """{número del LMS: Subida} de todas las descargas de archive/."""
+        subidas = {}
+        for raiz, carpetas, ficheros in os.walk(archive_path):
+            carpetas.sort()
+            for fichero in sorted(ficheros):
+                try:
+                    with zipfile.ZipFile(os.path.join(raiz, fichero)) as z:
+                        self._leer_descarga(z, fichero, subidas)
+                except (zipfile.BadZipFile, OSError, EOFError) as e:
+                    self.log.error("%s no es una descarga del LMS que se pueda abrir (%s): se salta. Las entregas "
+                                   "van en el .zip que da el LMS, sin abrirlo.", fichero, e)
+        return subidas
+
+    def _leer_descarga(self, z, fichero, subidas):
+        miembros = z.infolist()
+        if len(miembros) > limites.ENTRADAS_DE_DESCARGA:
+            self.log.error("%s tiene %d ficheros (el tope es %d): se salta.", fichero, len(miembros),
+                           limites.ENTRADAS_DE_DESCARGA)
+            return
+        for info in miembros:
+            nombre = nombre_del_miembro(info)
+            quien = None if info.is_dir() else participante(nombre)
+            if quien is None:
+                otro_tipo = "_assignsubmission_" in nombre and "_assignsubmission_file_" not in nombre  # texto en línea…
+                if not info.is_dir() and not otro_tipo:
+                    self.log.warning("%s: «%s» no parece una entrega de Moodle ni de Canvas: se salta.",
+                                     fichero, mostrar(nombre))
+                continue
+            nombre_lms, numero, dentro = quien
+            hora = self._hora(info)
+            subida = subidas.setdefault(numero, Subida(nombre_lms))
+            subida.hora = max(subida.hora or hora, hora)
+            subida.mirar(dentro, functools.partial(z.open, info), info.compress_size, hora)
+
+    def _hora(self, info):
+        local = datetime.datetime(*info.date_time, tzinfo=ZoneInfo(self.zona_horaria))
+        return local.astimezone(datetime.timezone.utc)
+
+    def _dejar(self, extracted_path, estudiante, subida, ids):
+        """extracted/<estudiante>/ con su cuaderno o con el motivo de no tenerlo, fechado con la hora del LMS."""
+        datos, motivo = (None, subida.agotada) if subida.agotada else elegir_cuaderno(subida.cuadernos, ids)
+        if datos is None and motivo is None:
+            motivo = "; ".join(subida.rechazos[:3]) or "no hay ningún cuaderno (.ipynb) en lo que subiste" + (
+                " (hay: %s)" % ", ".join("«%s»" % mostrar(v, 60) for v in subida.vistos) if subida.vistos else "")
+        for rechazo in subida.rechazos if datos is not None else []:
+            self.log.warning("%s: %s (se corrige su cuaderno igualmente).", estudiante, rechazo)
+        carpeta = os.path.join(extracted_path, estudiante)
+        os.makedirs(carpeta, exist_ok=True)
+        destino = os.path.join(carpeta, CUADERNO if datos is not None else NO_CORREGIDO)
+        with open(destino, "wb") as f:
+            f.write(datos if datos is not None else (motivo + "\n").encode("utf-8"))
+        os.utime(destino, (subida.hora.timestamp(), subida.hora.timestamp()))
+        if motivo:
+            self.log.error("%s: sin cuaderno que corregir: %s.", estudiante, motivo)
+
+
+class RecolectorLMS(FileNameCollectorPlugin):
+    """El recolector de `nbgrader zip_collect`: lee `extracted/<estudiante>/` tal como lo deja `ExtraerDelLMS`."""
+
+    def collect(self, submitted_file):
+        estudiante = os.path.basename(os.path.dirname(submitted_file))
+        fichero = os.path.basename(submitted_file)
+        if fichero not in (CUADERNO, NO_CORREGIDO):
+            self.log.warning("%s no lo ha dejado ExtraerDelLMS: se salta.", submitted_file)
+            return None
+        hora = datetime.datetime.fromtimestamp(os.stat(submitted_file).st_mtime, datetime.timezone.utc)
+        return {"student_id": estudiante, "file_id": fichero, "timestamp": hora.strftime("%Y-%m-%d %H:%M:%S UTC")}

@@ -1,0 +1,276 @@
+"""La propiedad de docs/amenazas.md, buscada con Hypothesis: una subida solo cambia la fila de quien la subió.
+
+Hypothesis genera lo que suben los estudiantes (archivos con nombres al azar, anidados, cortados, de
+cualquier tamaño y codificación, con nombres de compañeros), filas del roster con texto Unicode al
+azar y carpetas de submitted/ con nombres de bytes cualesquiera. Cada ejemplo es un lote: muchas
+subidas hostiles junto a las de unos compañeros honestos, por la cadena de verdad (`nbgrader
+zip_collect`, `make grade`) una sola vez; los honestos tienen que salir igual que sin ellas.
+"""
+
+import csv
+import datetime
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from nbgrader.api import Gradebook
+from traitlets.config import Config
+
+from course import CUADERNO, NO_CORREGIDO, TAREA, corregir
+from course.complementos import FORMULA, NotasSinFormulas
+from course.entregas import escribir_entrega, leer_ejemplo
+from course.recoleccion import asignar, normalizar
+from cursos import nota_del_ejemplo
+from lms import A_TIEMPO, MADRID, canvas, comprimido, descarga, filas, montar, moodle, recoger, sin_apostrofo, tar_gz
+from lms import corregir as make_grade
+
+LENTO = settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+MUY_LENTO = settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+HONESTOS = {"agarcia": ("Ana García López", "101", "ana"), "bruiz": ("Bruno Ruiz", None, "carla")}
+HOSTILES = ["h%d" % i for i in range(4)]  # en el roster, con su número del LMS: 301, 302…
+ROSTER = [("agarcia", "Ana", "García López", "", "101"), ("bruiz", "Bruno", "Ruiz", "", ""),
+          ("nadia", "Nadia", "Nada", "", "107")] + [(h, "Hostil", str(i), "", str(301 + i)) for i, h in enumerate(HOSTILES)]
+HORA_HOSTIL = datetime.datetime(2026, 3, 1, 20, 30)
+
+
+def _cuaderno(raiz, ejemplo):
+    fuera = Path(tempfile.mkdtemp())
+    escribir_entrega(raiz / "release" / TAREA / CUADERNO, leer_ejemplo(corregir.EJEMPLOS / (ejemplo + ".toml"))["respuestas"], fuera)
+    return (fuera / CUADERNO).read_bytes()
+
+
+@pytest.fixture(scope="module")
+def plantilla(tmp_path_factory):
+    """Un curso con roster y fecha: (raíz, cuadernos de los honestos, lo que se recoge de ellos sin nadie más).
+
+    Lo que se recoge de los honestos no sale de otra recogida, sino de lo que subieron: su cuaderno,
+    tal cual, y la hora de la descarga del LMS en UTC.
+    """
+    raiz = montar(tmp_path_factory.mktemp("subidas") / "curso", ROSTER, publicar=False)
+    cuadernos = {e: _cuaderno(raiz, ejemplo) for e, (_, _, ejemplo) in HONESTOS.items()}
+    hora = A_TIEMPO.replace(tzinfo=MADRID).astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    solos = {}
+    for estudiante, nb in cuadernos.items():
+        solos["%s/%s/%s" % (estudiante, TAREA, CUADERNO)] = nb
+        solos["%s/%s/timestamp.txt" % (estudiante, TAREA)] = hora.encode()
+    return raiz, cuadernos, solos
+
+
+def _honestos(cuadernos):
+    return {moodle("Ana García López", 101, CUADERNO): (cuadernos["agarcia"], A_TIEMPO),
+            canvas("ruizbruno", 202, TAREA + ".ipynb"): (cuadernos["bruiz"], A_TIEMPO)}
+
+
+def _contenido(carpeta):
+    return {str(p.relative_to(carpeta)): p.read_bytes() for p in sorted(carpeta.rglob("*")) if p.is_file()}
+
+
+# --------------------------------------------------------------------------- lo que sube un estudiante
+
+NOMBRES = st.one_of(
+    st.sampled_from([CUADERNO, "timestamp.txt", "entrega.zip", "entrega.tar.gz", "entrega.ipynb.gz", "../../x.ipynb",
+                     "a/b/c.ipynb", "__MACOSX/._" + CUADERNO, moodle("Nadia Nada", 107, CUADERNO),
+                     moodle("Ana García López", 101, CUADERNO), canvas("ruizbruno", 202, CUADERNO),
+                     "Bruno Ruiz_202_assignsubmission_file_" + CUADERNO]),
+    st.text(st.characters(exclude_characters="\x00"), min_size=1, max_size=24).filter(lambda n: not n.endswith("/")))
+
+
+def _ficheros(contenido):
+    return st.dictionaries(NOMBRES, contenido, min_size=1, max_size=3)
+
+
+@st.composite
+def _contenidos(draw, honesto):
+    """Los bytes de un fichero subido: un cuaderno, basura, un archivo (anidado, cortado) o una bomba."""
+    hoja = st.one_of(st.just(honesto), st.binary(max_size=300), st.just(b"{}"),
+                     st.integers(2, 12).map(lambda mb: b"\0" * (mb * 1024 * 1024)))
+    arbol = st.recursive(hoja, lambda dentro: st.one_of(_ficheros(dentro).map(comprimido), _ficheros(dentro).map(tar_gz)),
+                         max_leaves=4)
+    datos = draw(arbol)
+    if draw(st.booleans()) and len(datos) > 10:
+        datos = datos[:draw(st.integers(1, len(datos) - 1))]  # cortado a medio subir
+    return datos
+
+
+@st.composite
+def subidas(draw, honesto):
+    """{número del LMS: (nombre en el LMS, {fichero: bytes})} de unos participantes hostiles."""
+    numeros = draw(st.lists(st.sampled_from(["301", "302", "303", "304", "401", "402", "403"]), min_size=1,
+                            max_size=4, unique=True))
+    nombre = st.one_of(st.sampled_from(["Nadia Nada", "Ana García López", "Иван Петров", "王 芳"]),
+                       st.text(st.characters(categories=["L", "N", "Zs"]), min_size=1, max_size=20))
+    resultado = {}
+    for n in numeros:
+        quien = draw(nombre)
+        # Sin número en el roster, el nombre de Bruno sería ambiguo (y eso ya se avisa): aquí, otro.
+        assume(n.startswith("3") or normalizar(quien) not in ("brunoruiz", "ruizbruno"))
+        resultado[n] = (quien.replace("/", " ").strip() or "x", draw(_ficheros(_contenidos(honesto))))
+    return resultado
+
+
+@LENTO
+@given(datos=st.data())
+def test_una_subida_solo_cambia_la_carpeta_de_quien_la_subio(plantilla, datos):
+    raiz, cuadernos, solos = plantilla
+    lote = datos.draw(subidas(cuadernos["agarcia"]))
+    with tempfile.TemporaryDirectory() as tmp:
+        curso = Path(tmp) / "curso"
+        shutil.copytree(raiz, curso)
+        miembros = _honestos(cuadernos)
+        for numero, (nombre, ficheros) in lote.items():
+            for fichero, contenido in ficheros.items():
+                miembros[moodle(nombre, numero, fichero)] = (contenido, HORA_HOSTIL)
+        descarga(curso, "lms.zip", miembros)
+        hecho, memoria = recoger(curso)
+        assert hecho.returncode == 0, hecho.stderr[-3000:]
+        assert memoria < 500 * 1024 ** 2, memoria
+        recogido = _contenido(curso / "submitted")
+        # Los honestos, byte a byte lo que subieron, con la hora del LMS.
+        assert {r: d for r, d in recogido.items() if r.split("/")[0] in HONESTOS} == solos
+        # Cada hostil, en su carpeta (la de su fila del roster, o lms-<número>) y en ninguna otra.
+        suyas = {("h%d" % (int(n) - 301)) if n.startswith("3") else "lms-" + n for n in lote}
+        assert {r.split("/")[0] for r in recogido} - set(HONESTOS) == suyas
+        for estudiante in suyas:
+            carpeta = curso / "submitted" / estudiante / TAREA
+            dentro = sorted(p.name for p in carpeta.iterdir())
+            assert dentro in ([CUADERNO, "timestamp.txt"], [NO_CORREGIDO, "timestamp.txt"]), dentro
+            assert (carpeta / "timestamp.txt").read_text().startswith("2026-03-01 19:30:00")  # la hora del LMS, en UTC
+
+
+# --------------------------------------------------------------------------- quién es quién
+
+PALABRA = st.text(st.characters(categories=["Lu", "Ll", "Lo"]), min_size=1, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(nombres=st.lists(st.tuples(PALABRA, PALABRA), min_size=1, max_size=8, unique_by=lambda n: normalizar("".join(n))),
+       con_numero=st.lists(st.booleans(), min_size=8, max_size=8), intrusos=st.lists(PALABRA, max_size=3),
+       caja=st.sampled_from([str, str.upper, str.lower]))
+def test_cada_participante_es_quien_dice_su_numero_o_su_nombre_en_cualquier_escritura(nombres, con_numero, intrusos,
+                                                                                   caja):
+    roster = [("e%d" % i, n, a, "", str(100 + i) if con_numero[i] else "") for i, (n, a) in enumerate(nombres)]
+    participantes, esperado = {}, {}
+    for i, (n, a) in enumerate(nombres):
+        numero = str(100 + i) if con_numero[i] else str(500 + i)
+        nombre = "%s %s" % (n, a)
+        participantes[numero] = caja(nombre)  # Canvas, por ejemplo, lo da en minúsculas
+        esperado[numero] = "e%d" % i
+    conocidos = {normalizar(n + a) for n, a in nombres} | {normalizar(a + n) for n, a in nombres}
+    for j, intruso in enumerate(intrusos):
+        assume(normalizar(intruso) not in conocidos)
+        participantes[str(900 + j)] = intruso
+    asignados = asignar(participantes, [(i, n, a, lms) for i, n, a, _, lms in roster])
+    for numero, (estudiante, aviso) in asignados.items():
+        # Nunca la fila de otro: la suya, o una nueva con su número (y un aviso).
+        assert estudiante in (esperado.get(numero), "lms-" + numero), (numero, estudiante)
+        if numero in esperado:
+            assert estudiante == esperado[numero], (numero, participantes[numero], aviso)
+        else:
+            assert aviso and "no está en el roster" in aviso
+
+
+def test_un_nombre_que_casa_con_dos_no_se_adivina_y_ninguna_escritura_se_queda_en_nada():
+    roster = [("p1", "Pablo", "Pérez", None), ("p2", "PABLO", "PEREZ", None), ("i", "Иван", "Петров", None),
+              ("o", "Ольга", "Смирнова", None), ("w", "王", "芳", None)]
+    asignados = asignar({"1": "Pablo Pérez", "2": "Иван Петров", "3": "Ольга Смирнова", "4": "芳 王"}, roster)
+    assert asignados["1"][0] == "lms-1" and "p1, p2" in asignados["1"][1]
+    assert [asignados[n][0] for n in "234"] == ["i", "o", "w"]
+    assert all(normalizar(t) for t in ("Иван", "Ελένη", "王", "أحمد", "देवनागरी"))
+
+
+# --------------------------------------------------------------------------- el CSV
+
+TEXTO = st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=30).filter(
+    lambda t: not t.startswith("'"))  # un apóstrofo delante es justo la marca de «no es una fórmula»
+
+
+@pytest.fixture(scope="module")
+def gradebook_vacio(tmp_path_factory):
+    ruta = tmp_path_factory.mktemp("csv") / "gradebook.db"
+    with Gradebook("sqlite:///%s" % ruta) as gb:
+        gb.add_assignment(TAREA)
+    return ruta
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(roster=st.lists(st.tuples(TEXTO.filter(str.strip), TEXTO, TEXTO, TEXTO), min_size=1, max_size=5,
+                       unique_by=lambda f: f[0]))
+def test_el_csv_devuelve_el_roster_tal_cual_y_sin_formulas(gradebook_vacio, roster):
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(gradebook_vacio, Path(tmp) / "gradebook.db")
+        config = Config()
+        config.CourseDirectory.root = tmp
+        with Gradebook("sqlite:///%s" % (Path(tmp) / "gradebook.db")) as gb:
+            for id_, nombre, apellidos, email in roster:
+                gb.add_student(id_, first_name=nombre, last_name=apellidos, email=email)
+            NotasSinFormulas(to=str(Path(tmp) / "notas.csv"), config=config).export(gb)
+        with open(Path(tmp) / "notas.csv", newline="", encoding="utf-8") as f:
+            leidas = list(csv.DictReader(f))
+    assert len(leidas) == len(roster)  # ni una fila de más por una coma o un salto de línea
+    por_id = {sin_apostrofo(f["student_id"]): f for f in leidas}
+    for id_, nombre, apellidos, email in roster:
+        fila = por_id[id_]
+        assert [sin_apostrofo(fila[c]) for c in ("first_name", "last_name", "email")] == [nombre, apellidos, email]
+        assert fila["estado"] == "sin entrega" and fila["score"] == ""
+        for celda in fila.values():
+            assert not celda.lstrip(" ").startswith(FORMULA), celda
+
+
+# --------------------------------------------------------------------------- make grade
+
+@pytest.fixture(scope="module")
+def clase_honesta(plantilla, tmp_path_factory):
+    """El curso con las entregas de los honestos en submitted/, sin corregir."""
+    raiz, cuadernos, _ = plantilla
+    curso = tmp_path_factory.mktemp("honesta") / "curso"
+    shutil.copytree(raiz, curso)
+    for estudiante, nb in cuadernos.items():
+        (curso / "submitted" / estudiante / TAREA).mkdir(parents=True)
+        (curso / "submitted" / estudiante / TAREA / CUADERNO).write_bytes(nb)
+    return curso, cuadernos
+
+
+CARPETA = st.binary(min_size=1, max_size=12).filter(lambda b: b"/" not in b and b"\0" not in b and b not in (b".", b".."))
+
+
+@st.composite
+def _entrega(draw, honesto):
+    """(nombre del fichero, bytes) de lo que hay en una carpeta copiada a mano en submitted/."""
+    nombre = draw(st.sampled_from([CUADERNO, "Mi cuaderno (1).ipynb", "entrega.txt"]))
+    datos = draw(st.one_of(st.just(honesto), st.binary(max_size=200), st.just(b'{"cells": [{"cell_type": 7}]}'),
+                           st.just(b"[" * 50_000), st.just(honesto.replace(b'"cells"', b'"celdas"'))))
+    return nombre, datos
+
+
+@MUY_LENTO
+@given(datos=st.data())
+def test_make_grade_con_carpetas_de_cualquier_nombre_no_cambia_a_los_demas(clase_honesta, datos):
+    curso_base, cuadernos = clase_honesta
+    nombres = datos.draw(st.lists(CARPETA, min_size=1, max_size=3, unique=True))
+    assume(not {n.decode("utf-8", "surrogateescape") for n in nombres} & (set(HONESTOS) | set(HOSTILES) | {"nadia"}))
+    with tempfile.TemporaryDirectory() as tmp:
+        curso = Path(tmp) / "curso"
+        shutil.copytree(curso_base, curso)
+        for nombre in nombres:
+            fichero, contenido = datos.draw(_entrega(cuadernos["agarcia"]))
+            carpeta = os.path.join(os.fsencode(curso / "submitted"), nombre, TAREA.encode())
+            os.makedirs(carpeta)
+            with open(os.path.join(carpeta, fichero.encode()), "wb") as f:
+                f.write(contenido)
+        hecho = make_grade(curso, trabajos=2)
+        notas = filas(curso)
+        for estudiante, (_, _, ejemplo) in HONESTOS.items():
+            assert notas[estudiante]["estado"] == "corregido", hecho.stdout[-3000:]
+            assert float(notas[estudiante]["score"]) == nota_del_ejemplo(corregir.EJEMPLOS / (ejemplo + ".toml"))
+        # Cada carpeta, una fila suya: con nota, o «no corregido» con su motivo; ninguna otra fila.
+        suyas = {n.decode("utf-8", "backslashreplace") for n in nombres}
+        assert set(notas) == set(HONESTOS) | set(HOSTILES) | {"nadia"} | suyas, (set(notas), hecho.stdout[-2000:])
+        for nombre in suyas:
+            fila = notas[nombre]
+            assert fila["estado"] == "corregido" or (fila["estado"] == "no corregido" and fila["motivo"]), fila
+            assert nombre in hecho.stdout
+        assert "Cada estudiante" in (curso / "exports" / "informe.html").read_text(encoding="utf-8")
+        assert hecho.returncode == 0, hecho.stdout[-3000:] + hecho.stderr[-3000:]
