@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lite]'
-	$(BIN)/python -m course.traduccion.completar
+	$(BIN)/python -m course.entorno
 	touch $@
 
 lab: $(STAMP)

@@ -15,7 +15,7 @@ Todo se escribe dentro del entorno (PREFIJO, por defecto el de este Python) y se
 import sys
 from pathlib import Path
 
-from .estudiantes.empezar import idioma_por_defecto
+from .estudiantes.empezar import ajustes_de_usuario, idioma_por_defecto
 from .traduccion.completar import IDIOMA, PAQUETE, completar
 
 EXTENSION = Path(__file__).resolve().parent / "extension" / "labextension"
@@ -61,6 +61,28 @@ def configurar_nbgrader(prefijo, intercambio, **mas):
     return fichero
 
 
+# Lo mismo que hace `make lab` (empezar.abrir_lab), para un `jupyter lab` a secas en este entorno.
+AJUSTES_DEL_SERVIDOR = MARCA + """
+import os
+
+# Los ajustes de usuario de JupyterLab, dentro del entorno: el servidor lee de ellos el idioma con
+# el que traduce el editor de configuración. Un JUPYTERLAB_SETTINGS_DIR elegido a mano manda.
+if "JUPYTERLAB_SETTINGS_DIR" not in os.environ:
+    c.LabApp.user_settings_dir = {carpeta!r}  # noqa: F821
+"""
+
+
+def ajustes_del_servidor(prefijo):
+    """jupyter_server_config.py del entorno `prefijo`, con los ajustes de usuario en español del entorno."""
+    fichero = Path(prefijo) / "etc" / "jupyter" / "jupyter_server_config.py"
+    if fichero.exists() and not fichero.read_text(encoding="utf-8").startswith(MARCA):
+        print(f"Aviso: {fichero} no es del curso; no se toca.")
+        return fichero
+    fichero.parent.mkdir(parents=True, exist_ok=True)
+    fichero.write_text(AJUSTES_DEL_SERVIDOR.format(carpeta=str(ajustes_de_usuario(prefijo))), encoding="utf-8")
+    return fichero
+
+
 def carpeta_de_traduccion(prefijo):
     """La carpeta de catálogos del paquete de idioma instalado en el entorno `prefijo`."""
     for sitio in sorted(Path(prefijo).glob("lib/python3*/site-packages")):
@@ -74,6 +96,7 @@ def preparar(prefijo=sys.prefix):
     """Deja el entorno `prefijo` listo para el profesor (ver el principio de este módulo)."""
     prefijo = Path(prefijo)
     idioma_por_defecto(prefijo)
+    ajustes_del_servidor(prefijo)
     carpeta = carpeta_de_traduccion(prefijo)
     if carpeta:
         completar(carpeta)

@@ -350,7 +350,7 @@ def ejecutar_orden_del_menu(pagina, orden):
     """Ejecuta una orden de JupyterLab a través de su menú principal, buscando por data-command.
 
     Abre los menús de la barra uno a uno (sin leer sus etiquetas, que dependen del idioma) hasta
-    encontrar el elemento con ese data-command, y lo pulsa.
+    encontrar el elemento con ese data-command, también en sus submenús, y lo pulsa.
     """
     barra = pagina.locator("#jp-menu-panel .lm-MenuBar-item, #jp-top-panel .lm-MenuBar-item")
     n = barra.count()
@@ -361,11 +361,25 @@ def ejecutar_orden_del_menu(pagina, orden):
         try:
             elemento.wait_for(state="visible", timeout=1500)
         except Exception:
-            pagina.keyboard.press("Escape")
-            continue
+            if not _en_un_submenu(pagina, elemento):
+                pagina.keyboard.press("Escape")
+                continue
         elemento.click()
         return
     raise AssertionError(f"ningún menú tiene la orden {orden!r}")
+
+
+def _en_un_submenu(pagina, elemento):
+    """Abre uno a uno los submenús del menú abierto hasta que `elemento` se ve; dice si lo ha encontrado."""
+    submenus = pagina.locator(".lm-Menu:visible").first.locator("li.lm-Menu-item[data-type='submenu']")
+    for j in range(submenus.count()):
+        submenus.nth(j).hover()
+        try:
+            elemento.wait_for(state="visible", timeout=800)
+            return True
+        except Exception:
+            continue
+    return False
 
 
 def esperar_nucleo_libre(pagina, servidor, ruta, tope=ESPERA_NUCLEO):
