@@ -18,6 +18,7 @@ import pytest
 
 from course import RAIZ
 from course.traduccion import cadenas, completar
+from ingles import SIN_TRADUCTOR, de_jupyterlab, de_nbgrader
 
 MARCADORES = re.compile(r"%\d+|\{[^{}\s]*\}")
 
@@ -105,9 +106,6 @@ def test_el_paquete_de_los_estudiantes_lleva_la_traduccion(tmp_path):
 # --------------------------------------------------------------------------- make lab, en Chromium
 
 ESPERA = 120
-# Ayudas que JupyterLab 4.5 crea con un traductor nulo (un fallo suyo): ningún catálogo las alcanza.
-# «More commands» solo sale si la barra del cuaderno no cabe en la ventana.
-SIN_TRADUCTOR = {"Enable Debugger", "Disable Debugger", "More commands"}
 
 
 @pytest.fixture(scope="module")
@@ -138,25 +136,6 @@ def test_make_lab_traduce_el_editor_de_configuracion(make_lab):
     assert titulos["showToolbar"] == _instalado().pgettext("settings", "Show cell toolbar") != "Show cell toolbar", titulos
 
 
-def _ingles_conocido():
-    """Las cadenas de JupyterLab que tienen traducción distinta del original: si una de ellas
-    aparece tal cual en la página, es que ahí no se ha traducido."""
-    traducciones = {}
-    for dominio in ("jupyterlab", "notebook"):
-        traducciones[dominio] = _instalado(dominio)
-    ingles = set()
-    for (dominio, contexto, ident), plural in cadenas.cadenas_de_jupyterlab().items():
-        if dominio not in traducciones:
-            continue
-        t = traducciones[dominio]
-        if plural is not None:
-            vertidas = {ident: t.ngettext(ident, plural, 1), plural: t.ngettext(ident, plural, 2)}
-        else:
-            vertidas = {ident: t.pgettext(contexto, ident) if contexto else t.gettext(ident)}
-        ingles |= {original for original, espanol in vertidas.items() if espanol != original}
-    return ingles
-
-
 def _etiquetas_del_menu(pagina):
     """Las etiquetas del menú abierto y de sus submenús (cada submenú se abre al pasar por encima)."""
     vistas = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").all_inner_texts()
@@ -176,7 +155,7 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, chromium):
 
     import navegador as nv
 
-    ingles = _ingles_conocido()
+    ingles = de_jupyterlab() | de_nbgrader(sys.prefix)
     vistas = {}
     with sync_playwright() as p:
         navegador = p.chromium.launch(executable_path=chromium, args=nv.ARGUMENTOS_CHROMIUM)
@@ -187,12 +166,11 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, chromium):
             # El núcleo arranca y queda libre: su estado se lee en la barra de estado.
             pagina.locator(".jp-StatusBar-Widget", has_text="Inactivo").first.wait_for(timeout=ESPERA * 1000)
             barra = pagina.locator("#jp-menu-panel .lm-MenuBar-itemLabel").all_inner_texts()
-            assert [m for m in barra if m != "Nbgrader"] == [
-                "Archivo", "Editar", "Ver", "Ejecutar", "Kernel", "Pestañas", "Configuración", "Ayuda"], barra
+            # «Curso»: el de la extensión del curso (course/extension/), en lugar del «Nbgrader» inglés.
+            assert barra == ["Archivo", "Editar", "Ver", "Ejecutar", "Kernel", "Pestañas", "Curso", "Configuración",
+                             "Ayuda"], barra
             elementos = pagina.locator("#jp-menu-panel .lm-MenuBar-item")
             for i, titulo in enumerate(barra):
-                if titulo == "Nbgrader":  # el menú del profesor: nbgrader no usa el traductor de JupyterLab
-                    continue
                 elementos.nth(i).click()
                 vistas[f"menú {titulo}"] = _etiquetas_del_menu(pagina)
                 pagina.keyboard.press("Escape")
@@ -222,6 +200,6 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, chromium):
     assert not en_ingles, f"textos en inglés: {en_ingles}"
     todo = "\n".join(t for textos in vistas.values() for t in textos)
     for espanol in ("Modo: Comando", "Modificado", "Cortar la celda", "Ejecutar todas las celdas", "Abrir con",
-                    "Cerrar todas las pestañas", "Documentación de Python"):
+                    "Cerrar todas las pestañas", "Documentación de Python", "Tareas", "Corregir y poner notas (formgrader)"):
         assert espanol in todo, f"falta «{espanol}»"
     assert noticias == 0, "no debe salir la ventana de noticias"

@@ -220,6 +220,26 @@ def _motivo_para_apartar(carpeta):
     return None
 
 
+# Lo que `nbgrader submit` deja junto al cuaderno: la hora de la entrega y un secreto por entrega.
+SELLOS = ("timestamp.txt", "submission_secret.txt")
+
+
+def _copiar_sellos(origen, destino):
+    """Los SELLOS de `origen` a `destino`, los que sean ficheros normales y cortos (nunca enlaces ni tuberías)."""
+    for nombre in SELLOS:
+        try:
+            fd = os.open(os.path.join(origen, nombre), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                continue
+            sello = f.read(1000)
+        os.makedirs(destino, exist_ok=True)
+        with open(os.path.join(destino, nombre), "wb") as f:
+            f.write(sello)
+
+
 def instalar():
     """Ajusta `nbgrader autograde` donde no tiene opción de configuración (lo llama nbgrader_config.py).
 
@@ -248,7 +268,11 @@ def instalar():
 
     def init_assignment(self, assignment_id, student_id):
         if isinstance(self, Autograde):
-            return  # la parte de BaseConverter solo copia los demás ficheros de la entrega
+            # La parte de BaseConverter copia los demás ficheros de la entrega: de ellos solo pasan los
+            # dos sellos que pone `nbgrader submit`, que generate_feedback lleva a feedback/ y con los
+            # que `nbgrader release_feedback` nombra la retroalimentación de cada estudiante.
+            _copiar_sellos(self._format_source(assignment_id, student_id), self._format_dest(assignment_id, student_id))
+            return
         return preparar(self, assignment_id, student_id)
 
     Autograde.init_notebooks = init_notebooks
