@@ -351,22 +351,25 @@ def ejecutar_orden_del_menu(pagina, orden):
     """Ejecuta una orden de JupyterLab a través de su menú principal, buscando por data-command.
 
     Abre los menús de la barra uno a uno (sin leer sus etiquetas, que dependen del idioma) hasta
-    encontrar el elemento con ese data-command, también en sus submenús, y lo pulsa.
+    encontrar el elemento con ese data-command, y lo pulsa; si no está en ninguno, lo busca en sus
+    submenús (Archivo › Nuevo › Terminal).
     """
     barra = pagina.locator("#jp-menu-panel .lm-MenuBar-item, #jp-top-panel .lm-MenuBar-item")
     n = barra.count()
     assert n > 0, "no encuentro la barra de menús de JupyterLab"
     elemento = pagina.locator(f".lm-Menu:visible li.lm-Menu-item[data-command='{orden}']").first
-    for i in range(n):
-        barra.nth(i).click()
-        try:
-            elemento.wait_for(state="visible", timeout=1500)
-        except Exception:
-            if not _en_un_submenu(pagina, elemento):
-                pagina.keyboard.press("Escape")
-                continue
-        elemento.click()
-        return
+    for en_submenus in (False, True):
+        for i in range(n):
+            barra.nth(i).click()
+            try:
+                elemento.wait_for(state="visible", timeout=1500)
+            except Exception:
+                if not (en_submenus and _en_un_submenu(pagina, elemento)):
+                    for _ in range(2 if en_submenus else 1):  # el submenú y el menú
+                        pagina.keyboard.press("Escape")
+                    continue
+            elemento.click()
+            return
     raise AssertionError(f"ningún menú tiene la orden {orden!r}")
 
 

@@ -254,7 +254,9 @@ def recorrido(hub, chromium):
                 r.entrar(ANA)
                 r.menu_ana = r.menu_curso(ANA)
                 r.hacer_la_tarea(ANA, "ana.toml", desde_tareas=False)
-                plazo = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+                # El plazo, en segundos enteros y ya pasado para Carla: después de la entrega de Ana.
+                plazo = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=1)
+                         ).strftime("%Y-%m-%d %H:%M:%S UTC")
                 r.en_la_terminal(f'nbgrader db assignment add {TAREA} --duedate="{plazo}"', 2)
                 r.entrar(CARLA)
                 r.hacer_la_tarea(CARLA, "carla.toml", desde_tareas=True)

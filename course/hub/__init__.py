@@ -53,7 +53,8 @@ ESTUDIANTES = ("ana", "bruno")
 PUERTO = 8000
 CURSO = "harness-de-agentes"        # el course_id de nbgrader_config.py
 COPIA = "curso-harness"             # la carpeta del curso en la casa del profesor
-PROXY = "configurable-http-proxy@5.3.0"
+# configurable-http-proxy 5 pide node 20; con un node más viejo (Debian 12 trae el 18), la 4.6.
+PROXY = {20: "configurable-http-proxy@5.3.0", 0: "configurable-http-proxy@4.6.3"}
 # El Python del sistema: un entorno hecho desde un Python bajo /root (pyenv) no lo pueden usar los demás.
 PYTHON_DEL_SISTEMA = "/usr/bin/python3"
 # Lo que el profesor necesita en su copia del curso para `make grade` y las órdenes de nbgrader.
@@ -139,15 +140,21 @@ def preparar_entorno(hub):
 
 
 def preparar_proxy(hub):
-    """configurable-http-proxy, de npm, en su propia carpeta."""
-    if (hub.proxy / "node_modules" / ".bin" / "configurable-http-proxy").exists():
+    """configurable-http-proxy, de npm, en su propia carpeta (la versión que va con el node de aquí)."""
+    npm, node = shutil.which("npm"), shutil.which("node")
+    if not (npm and node):
+        raise SystemExit("JupyterHub necesita configurable-http-proxy, que se instala con npm y corre con "
+                         "node: apt-get install npm")
+    version = int(_orden([node, "--version"]).stdout.strip().lstrip("v").split(".")[0])
+    paquete_npm = next(p for minimo, p in sorted(PROXY.items(), reverse=True) if version >= minimo)
+    marca = hub.proxy / ".version"
+    if marca.exists() and marca.read_text() == paquete_npm:
         return
-    npm = shutil.which("npm")
-    if not npm:
-        raise SystemExit("JupyterHub necesita configurable-http-proxy, que se instala con npm: apt-get install npm")
-    avisar("  - configurable-http-proxy, de npm")
-    hub.proxy.mkdir(parents=True, exist_ok=True)
-    _orden([npm, "install", "--prefix", hub.proxy, "--no-audit", "--no-fund", "--loglevel=error", PROXY])
+    avisar(f"  - {paquete_npm}, de npm")
+    shutil.rmtree(hub.proxy, ignore_errors=True)
+    hub.proxy.mkdir(parents=True)
+    _orden([npm, "install", "--prefix", hub.proxy, "--no-audit", "--no-fund", "--loglevel=error", paquete_npm])
+    marca.write_text(paquete_npm)
 
 
 # Para los estudiantes, lo que la documentación de nbgrader deja solo al profesor: el formgrader,
