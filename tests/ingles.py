@@ -18,8 +18,10 @@ from course.traduccion import cadenas, completar
 
 
 # Ayudas que JupyterLab 4.5 crea con un traductor nulo (un fallo suyo): ningún catálogo las alcanza.
-# «More commands» solo sale si la barra del cuaderno no cabe en la ventana.
-SIN_TRADUCTOR = {"Enable Debugger", "Disable Debugger", "More commands"}
+# Las tres del botón del depurador (la última, mientras el núcleo arranca); «More commands» solo
+# sale si la barra del cuaderno no cabe en la ventana.
+SIN_TRADUCTOR = {"Enable Debugger", "Disable Debugger", "Select a kernel that supports debugging to enable debugger",
+                 "More commands"}
 
 
 def _instalado(dominio):

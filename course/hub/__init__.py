@@ -108,9 +108,10 @@ def _dependencias():
 def _receta():
     """Huella de lo que lleva el entorno: si cambia, se rehace."""
     h = hashlib.sha256(json.dumps(_dependencias()).encode())
-    for nombre, fichero in sorted(paquete._contenido(RAIZ)):
-        if nombre == "pyproject.toml" or nombre.startswith(("harness/", "labextension/")):
-            h.update(nombre.encode() + b"\0" + fichero.read_bytes())
+    for fichero in sorted([paquete.PROPIOS / "pyproject.toml", *(RAIZ / "harness").rglob("*.py"),
+                           *paquete.EXTENSION.rglob("*")]):
+        if fichero.is_file():
+            h.update(str(fichero.relative_to(RAIZ)).encode() + b"\0" + fichero.read_bytes())
     return h.hexdigest()
 
 
