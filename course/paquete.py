@@ -9,11 +9,12 @@ import zipfile
 from pathlib import Path
 
 from . import RAIZ
+from .entorno import EXTENSION
+
 NOMBRE = "curso-harness-estudiante"
 NOMBRE_SITIO = "curso-harness-sitio"
 PROPIOS = Path(__file__).resolve().parent / "estudiantes"
 TRADUCCION = Path(__file__).resolve().parent / "traduccion"
-EXTENSION = Path(__file__).resolve().parent / "extension" / "labextension"
 
 
 def _contenido(raiz):

@@ -109,7 +109,7 @@ def _receta():
     """Huella de lo que lleva el entorno: si cambia, se rehace."""
     h = hashlib.sha256(json.dumps(_dependencias()).encode())
     for fichero in sorted([paquete.PROPIOS / "pyproject.toml", *(RAIZ / "harness").rglob("*.py"),
-                           *paquete.EXTENSION.rglob("*")]):
+                           *entorno.EXTENSION.rglob("*")]):
         if fichero.is_file():
             h.update(str(fichero.relative_to(RAIZ)).encode() + b"\0" + fichero.read_bytes())
     return h.hexdigest()
