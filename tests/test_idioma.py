@@ -203,3 +203,57 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, chromium):
                     "Cerrar todas las pestañas", "Documentación de Python", "Tareas", "Corregir y poner notas (formgrader)"):
         assert espanol in todo, f"falta «{espanol}»"
     assert noticias == 0, "no debe salir la ventana de noticias"
+
+
+def test_jupyter_lab_a_secas_es_el_del_profesor(tmp_path):
+    """`jupyter lab` sin más, en el .venv de `make install` y desde la raíz de un curso (README, paso 6):
+    en español (también el editor de configuración), sin noticias, con el formgrader y sin su aviso
+    de que falta el intercambio. Sobre una copia del curso: el formgrader crea su gradebook."""
+    import secrets
+    import signal
+    import subprocess
+    import time
+
+    import navegador as nv
+
+    (tmp_path / "curso").mkdir()
+    curso = nv.copiar_curso(tmp_path / "curso")
+    puerto, token = nv.puerto_libre(), secrets.token_hex(16)
+    entorno = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+                   JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "espacios"))
+    for propia in ("JUPYTER_TOKEN", "JUPYTERLAB_SETTINGS_DIR", "JUPYTER_CONFIG_DIR"):
+        entorno.pop(propia, None)
+    orden = [os.path.join(os.path.dirname(sys.executable), "jupyter"), "lab", "--no-browser",
+             f"--ServerApp.port={puerto}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}"]
+    if os.geteuid() == 0:
+        orden.append("--allow-root")
+    proceso = subprocess.Popen(orden, cwd=curso, env=entorno, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.STDOUT, start_new_session=True)
+
+    def pedir(ruta):
+        with urllib.request.urlopen(f"http://127.0.0.1:{puerto}{ruta}?token={token}", timeout=30) as r:
+            return r.read().decode()
+
+    try:
+        limite = time.monotonic() + ESPERA
+        while True:
+            try:
+                pedir("/api/status")
+                break
+            except OSError:
+                assert proceso.poll() is None and time.monotonic() < limite, "jupyter lab no ha arrancado"
+                time.sleep(0.5)
+        idioma = json.loads(pedir("/lab/api/settings/@jupyterlab/translation-extension:plugin"))
+        assert idioma["settings"]["locale"] == "es_ES", idioma["settings"]
+        avisos = json.loads(pedir("/lab/api/settings/@jupyterlab/apputils-extension:notification"))
+        assert avisos["schema"]["properties"]["fetchNews"]["default"] == "false"
+        esquema = json.loads(pedir("/lab/api/settings/@jupyterlab/cell-toolbar-extension:plugin"))["schema"]
+        assert esquema["title"] != "Cell Toolbar", esquema["title"]
+        formgrader = pedir("/formgrader/manage_assignments")
+        assert 'id="warning-' not in formgrader, "el formgrader avisa de algo (¿falta el intercambio?)"
+    finally:
+        os.killpg(proceso.pid, signal.SIGINT)
+        try:
+            proceso.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proceso.pid, signal.SIGKILL)
