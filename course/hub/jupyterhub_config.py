@@ -65,7 +65,10 @@ def _en_espanol(nombre):
 
 def antes_de_arrancar(spawner):
     """El profesor abre su copia del curso; un estudiante, su casa, sin lo que es solo del profesor."""
-    _en_espanol(spawner.user.name)
+    try:
+        _en_espanol(spawner.user.name)
+    except (KeyError, OSError) as error:  # sin casa, o sin permiso: su servidor arranca igual
+        spawner.log.warning("No se ha podido poner el español en los ajustes de %s: %s", spawner.user.name, error)
     if PROFESORES in {g.name for g in spawner.user.groups}:
         spawner.default_url = f"/lab/tree/{hub['copia']}"
     else:
