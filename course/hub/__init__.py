@@ -357,14 +357,13 @@ def main(argumentos=None):
     proceso = arrancar(hub, a.puerto)
     avisar(f"JupyterHub del curso en http://127.0.0.1:{a.puerto}/ (su registro: {hub.registro}). "
            "Para pararlo, Ctrl+C.")
+    # El hub va en su propia sesión: Ctrl+C (o un SIGTERM) llega aquí, y aquí se para todo.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         proceso.wait()
     except KeyboardInterrupt:
-        avisar("Parando el JupyterHub y los servidores de los usuarios...")
+        pass
     finally:
+        avisar("Parando el JupyterHub y los servidores de los usuarios...")
         parar(proceso)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
