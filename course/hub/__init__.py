@@ -254,7 +254,7 @@ def copia_del_profesor(hub, profesor):
 # --------------------------------------------------------------------------- preparar y arrancar
 
 def preparar(destino=DESTINO, profesor=PROFESOR, estudiantes=ESTUDIANTES, casas=None, claves=None):
-    """Deja listo un JupyterHub del curso en `destino` y devuelve su Hub.
+    """Deja listo un JupyterHub del curso en `destino`; devuelve su Hub y {usuario nuevo: contraseña}.
 
     `casas`: la carpeta donde crear las casas de los usuarios nuevos (por defecto, la del sistema);
     `claves`: {usuario: contraseña} para ponérsela (las pruebas); a un usuario nuevo sin ella se le
@@ -305,14 +305,15 @@ def arrancar(hub, puerto=PUERTO, salida=None):
         "LANG": "C.UTF-8", "HOME": "/root",
         "CURSO_HUB": str(hub.datos), "CURSO_HUB_PUERTOS": f"{puerto},{_puerto_libre()},{_puerto_libre()}",
     }
-    salida = open(salida or hub.registro, "ab")
-    proceso = subprocess.Popen([hub.entorno / "bin" / "jupyterhub", "-f", CONFIGURACION], cwd=hub.estado,
-                               env=variables, stdin=subprocess.DEVNULL, stdout=salida, stderr=subprocess.STDOUT,
-                               start_new_session=True)
+    salida = Path(salida or hub.registro)
+    with open(salida, "ab") as registro:
+        proceso = subprocess.Popen([hub.entorno / "bin" / "jupyterhub", "-f", CONFIGURACION], cwd=hub.estado,
+                                   env=variables, stdin=subprocess.DEVNULL, stdout=registro,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
     limite = time.monotonic() + ARRANQUE
     while time.monotonic() < limite:
         if proceso.poll() is not None:
-            raise SystemExit(f"JupyterHub ha terminado al arrancar (código {proceso.returncode}); mira {salida.name}")
+            raise SystemExit(f"JupyterHub ha terminado al arrancar (código {proceso.returncode}); mira {salida}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{puerto}/hub/api/", timeout=5) as r:
                 if r.status == 200:
@@ -321,7 +322,7 @@ def arrancar(hub, puerto=PUERTO, salida=None):
             pass
         time.sleep(0.5)
     parar(proceso)
-    raise SystemExit(f"JupyterHub no ha contestado en {ARRANQUE} s; mira {salida.name}")
+    raise SystemExit(f"JupyterHub no ha contestado en {ARRANQUE} s; mira {salida}")
 
 
 def parar(proceso):
