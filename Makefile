@@ -7,7 +7,7 @@ ASSIGNMENT := errores-como-observaciones
 # nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: install lab lite test bwrap release grade grabar demo limpiar-demo informe bench capturas bundle clean
+.PHONY: install lab lite test bwrap release grade grabar demo limpiar-demo informe bench capturas bundle clean hub extension
 
 install: $(STAMP)
 
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lite]'
-	$(BIN)/python -m course.traduccion.completar
+	$(BIN)/python -m course.entorno
 	touch $@
 
 lab: $(STAMP)
@@ -79,3 +79,18 @@ capturas: $(STAMP)
 # site to host: dist/curso-harness-sitio.zip.
 bundle: $(STAMP) lite
 	$(BIN)/python -m course.paquete
+
+# The course on a JupyterHub on this machine, on 127.0.0.1 (needs root, npm and node): the hub's
+# environment, users and nbgrader's exchange in HUB, then the hub runs until Ctrl+C (course/hub/).
+HUB ?= /srv/curso-harness
+PUERTO ?= 8000
+PROFESOR ?= profesora
+ESTUDIANTES ?= ana bruno
+hub: $(STAMP) bwrap
+	$(BIN)/python -m course.hub --destino $(HUB) --puerto $(PUERTO) --profesor $(PROFESOR) --estudiantes $(ESTUDIANTES)
+
+# The course's JupyterLab extension (course/extension/), rebuilt with npm and JupyterLab's builder
+# into course/extension/labextension/: commit that folder (nobody installing the course needs node).
+extension: $(STAMP)
+	cd course/extension && npm install --no-audit --no-fund --loglevel=error
+	$(BIN)/jupyter labextension build course/extension

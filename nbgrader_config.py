@@ -1,16 +1,21 @@
 """Configuración de nbgrader para el curso. Las órdenes normales de nbgrader se lanzan desde esta carpeta."""
 
 import os
+import sys
 
 from nbgrader.converters import GenerateAssignment
 
-import course
-from course import limites
-from course.aislado import entrada
+RAIZ = os.path.dirname(os.path.abspath(__file__))
+# El paquete `course` de esta carpeta, también con un Python que no lo tiene instalado (el del
+# JupyterHub de `make hub`, que es el de los estudiantes) y desde cualquier carpeta (el formgrader).
+if RAIZ not in sys.path:
+    sys.path.insert(0, RAIZ)
+
+import course  # noqa: E402
+from course import limites  # noqa: E402
+from course.aislado import entrada  # noqa: E402
 
 c = get_config()  # noqa: F821 (nbgrader la define al cargar este fichero)
-
-RAIZ = os.path.dirname(os.path.abspath(__file__))
 
 c.CourseDirectory.course_id = "harness-de-agentes"
 c.CourseDirectory.root = RAIZ

@@ -7,8 +7,8 @@ pruebe no toque el que genera nbgrader.
 import shutil
 import sys
 
-from .estudiantes.empezar import abrir_lab, idioma_por_defecto
-from .traduccion.completar import completar
+from .entorno import preparar
+from .estudiantes.empezar import abrir_lab
 from . import CUADERNO, RAIZ, TAREA
 
 
@@ -16,11 +16,10 @@ def main(argumentos):
     trabajo = RAIZ / "trabajo" / TAREA
     if not trabajo.exists():
         shutil.copytree(RAIZ / "release" / TAREA, trabajo)
-    idioma_por_defecto(sys.prefix)
     try:
-        completar()  # el español que le falta al paquete de idioma (course/traduccion/)
-    except OSError as error:  # un entorno de solo lectura: JupyterLab abre igual, con el paquete tal cual
-        print(f"Aviso: no se ha podido completar la traducción de JupyterLab ({error}).")
+        preparar(sys.prefix)  # español, la extensión del curso y el intercambio (course/entorno.py)
+    except OSError as error:  # un entorno de solo lectura: JupyterLab abre igual, tal cual está
+        print(f"Aviso: no se ha podido preparar el entorno de JupyterLab ({error}).")
     return abrir_lab(sys.executable, (trabajo / CUADERNO).relative_to(RAIZ), RAIZ, argumentos)
 
 

@@ -53,8 +53,9 @@ ENTORNO_PYODIDE = {"python_version": "3.13", "python_full_version": "3.13.2", "s
                    "platform_system": "Emscripten", "os_name": "posix", "platform_machine": "wasm32",
                    "implementation_name": "cpython", "platform_python_implementation": "CPython",
                    "platform_release": "", "platform_version": "", "implementation_version": "3.13.2"}
-# Extensiones del entorno que no tienen sentido sin servidor (nbgrader, «abrir en Notebook»).
-SIN_SERVIDOR = ["@jupyter/nbgrader", "@jupyter-notebook/lab-extension"]
+# Extensiones del entorno que no tienen sentido sin servidor (nbgrader y la del curso, que llama a sus
+# puntos de acceso; «abrir en Notebook»).
+SIN_SERVIDOR = ["@jupyter/nbgrader", "curso-harness", "@jupyter-notebook/lab-extension"]
 AJUSTES = {
     "@jupyterlab/translation-extension:plugin": {"locale": "es_ES"},
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},

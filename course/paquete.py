@@ -9,6 +9,8 @@ import zipfile
 from pathlib import Path
 
 from . import RAIZ
+from .entorno import EXTENSION
+
 NOMBRE = "curso-harness-estudiante"
 NOMBRE_SITIO = "curso-harness-sitio"
 PROPIOS = Path(__file__).resolve().parent / "estudiantes"
@@ -23,6 +25,10 @@ def _contenido(raiz):
     # Lo que completa el español de JupyterLab: el guion y sus catálogos.
     for fichero in [TRADUCCION / "completar.py", *sorted(TRADUCCION.glob("*.po"))]:
         yield "traduccion/" + fichero.name, fichero
+    # La extensión del curso, ya construida: pyproject.toml la instala con harness.
+    for fichero in sorted(EXTENSION.rglob("*")):
+        if fichero.is_file():
+            yield "labextension/" + fichero.relative_to(EXTENSION).as_posix(), fichero
     for base in (raiz / "harness", raiz / "release"):
         for fichero in sorted(base.rglob("*")):
             if fichero.is_file() and "__pycache__" not in fichero.parts and ".ipynb_checkpoints" not in fichero.parts:

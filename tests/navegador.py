@@ -333,15 +333,16 @@ CUADERNO = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 CELDA_DE_CODIGO = f"{CUADERNO} .jp-Notebook .jp-Cell.jp-CodeCell"
 DIALOGO = ".jp-Dialog"
 ACEPTAR = ".jp-Dialog .jp-Dialog-button.jp-mod-accept"
-# El botón que añade nbgrader a la barra del cuaderno (labextension, clase K: className "validate-button").
+# El botón «Validar» de la extensión del curso (course/extension/) en la barra del cuaderno: conserva
+# la clase del de nbgrader, validate-button.
 VALIDAR = f"{CUADERNO} .jp-Toolbar .validate-button"
-# El cuerpo del diálogo de Validate (función k de la labextension): div#validation-message con
-# una clase que dice el veredicto; el diálogo lleva nbgrader-SuccessDialog o nbgrader-ErrorDialog.
+# El cuerpo de su ventana, como el de nbgrader: div#validation-message con una clase validation-*
+# que dice el veredicto.
 MENSAJE_VALIDAR = ".jp-Dialog #validation-message"
 
 
 def esperar_cuaderno(pagina):
-    """Espera a que el cuaderno esté abierto: sus celdas y, en su barra, el botón de nbgrader."""
+    """Espera a que el cuaderno esté abierto: sus celdas y, en su barra, el botón Validar."""
     pagina.wait_for_selector(f"{CUADERNO} .jp-Notebook .jp-Cell", timeout=ESPERA_UI * 1000)
     pagina.wait_for_selector(VALIDAR, timeout=ESPERA_UI * 1000)
 
@@ -350,22 +351,39 @@ def ejecutar_orden_del_menu(pagina, orden):
     """Ejecuta una orden de JupyterLab a través de su menú principal, buscando por data-command.
 
     Abre los menús de la barra uno a uno (sin leer sus etiquetas, que dependen del idioma) hasta
-    encontrar el elemento con ese data-command, y lo pulsa.
+    encontrar el elemento con ese data-command, y lo pulsa; si no está en ninguno, lo busca en sus
+    submenús (Archivo › Nuevo › Terminal).
     """
     barra = pagina.locator("#jp-menu-panel .lm-MenuBar-item, #jp-top-panel .lm-MenuBar-item")
     n = barra.count()
     assert n > 0, "no encuentro la barra de menús de JupyterLab"
     elemento = pagina.locator(f".lm-Menu:visible li.lm-Menu-item[data-command='{orden}']").first
-    for i in range(n):
-        barra.nth(i).click()
-        try:
-            elemento.wait_for(state="visible", timeout=1500)
-        except Exception:
-            pagina.keyboard.press("Escape")
-            continue
-        elemento.click()
-        return
+    for en_submenus in (False, True):
+        for i in range(n):
+            barra.nth(i).click()
+            try:
+                elemento.wait_for(state="visible", timeout=1500)
+            except Exception:
+                if not (en_submenus and _en_un_submenu(pagina, elemento)):
+                    for _ in range(2 if en_submenus else 1):  # el submenú y el menú
+                        pagina.keyboard.press("Escape")
+                    continue
+            elemento.click()
+            return
     raise AssertionError(f"ningún menú tiene la orden {orden!r}")
+
+
+def _en_un_submenu(pagina, elemento):
+    """Abre uno a uno los submenús del menú abierto hasta que `elemento` se ve; dice si lo ha encontrado."""
+    submenus = pagina.locator(".lm-Menu:visible").first.locator("li.lm-Menu-item[data-type='submenu']")
+    for j in range(submenus.count()):
+        submenus.nth(j).hover()
+        try:
+            elemento.wait_for(state="visible", timeout=800)
+            return True
+        except Exception:
+            continue
+    return False
 
 
 def esperar_nucleo_libre(pagina, servidor, ruta, tope=ESPERA_NUCLEO):
@@ -396,9 +414,10 @@ def salidas_de_celda(pagina, indice):
     return "\n".join(celda.locator(".jp-OutputArea-output").all_text_contents())
 
 
-def validar(pagina):
-    """Pulsa Validate de nbgrader, espera su diálogo y lo cierra. Devuelve (éxito, texto)."""
-    pagina.locator(VALIDAR).click()
+def validar(pagina, boton=VALIDAR):
+    """Pulsa Validar (el de la barra del cuaderno, u otro `boton`), espera su diálogo y lo cierra.
+    Devuelve (éxito, clases, texto)."""
+    pagina.locator(boton).click()
     mensaje = pagina.locator(MENSAJE_VALIDAR)
     mensaje.wait_for(state="visible", timeout=ESPERA_VALIDAR * 1000)
     clases = mensaje.get_attribute("class") or ""
@@ -437,6 +456,28 @@ def guardar(pagina):
     pagina.keyboard.press("ControlOrMeta+s")
     pestaña = pagina.locator("#jp-main-dock-panel .lm-TabBar-tab.lm-mod-current")
     expect(pestaña).not_to_have_class(re.compile(r"\bjp-mod-dirty\b"), timeout=ESPERA_UI * 1000)
+
+
+def contestar(pagina, curso, ruta, respuestas):
+    """Escribe cada respuesta en su celda (por posición: el DOM no lleva el grade_id) y guarda."""
+    nb = json.loads((curso / ruta).read_text(encoding="utf-8"))
+    indices = {c.get("metadata", {}).get("nbgrader", {}).get("grade_id"): i for i, c in enumerate(nb["cells"])}
+    from playwright.sync_api import expect
+
+    celdas = pagina.locator(f"{CUADERNO} .jp-Notebook .jp-Cell")
+    expect(celdas, "el navegador no muestra todas las celdas del fichero").to_have_count(
+        len(nb["cells"]), timeout=ESPERA_UI * 1000)  # JupyterLab las pinta poco a poco
+    for gid, texto in respuestas.items():
+        escribir_en_celda(pagina, celdas.nth(indices[gid]), texto)
+    guardar(pagina)
+
+    def en_disco():  # lo escrito por la interfaz es lo que ha llegado al disco, celda a celda
+        guardado = celdas_por_grade_id(curso / ruta)
+        for gid, texto in respuestas.items():
+            assert fuente(guardado[gid]).rstrip("\n") == texto.rstrip("\n"), (
+                f"la celda {gid} no quedó como se escribió:\n{fuente(guardado[gid])!r}\n!=\n{texto!r}")
+
+    esperar_en_disco(en_disco)
 
 
 def esperar_en_disco(comprobar, tope=ESPERA_UI):

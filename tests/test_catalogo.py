@@ -534,11 +534,16 @@ def test_una_carpeta_apartada_lo_dice_en_la_salida_y_las_demas_se_corrigen(corre
 
 
 def test_a_autograded_y_a_la_retroalimentacion_solo_llega_el_cuaderno(corregido):
-    """Ni enlaces, ni tuberías, ni copias de las soluciones, ni árboles: de la entrega solo se lee el cuaderno."""
+    """Ni enlaces, ni tuberías, ni copias de las soluciones, ni árboles: de la entrega solo se lee el
+    cuaderno, y pasan sus sellos de `nbgrader submit` si son ficheros normales (release_feedback los usa)."""
+    from course.aislado.entrada import SELLOS
+
     for estudiante in corregido["esperado"]:
         for paso, nombre in (("autograded", CUADERNO), ("feedback", CUADERNO.replace(".ipynb", ".html"))):
             carpeta = corregido["curso"] / paso / estudiante / TAREA
-            assert sorted(p.name for p in carpeta.iterdir()) == [nombre], (estudiante, paso)
+            assert sorted(p.name for p in carpeta.iterdir() if p.name not in SELLOS) == [nombre], (estudiante, paso)
+            for sello in SELLOS:
+                assert not (carpeta / sello).is_symlink() and not (carpeta / sello).is_dir(), (estudiante, paso, sello)
 
 
 class _Etiquetas(__import__("html.parser").parser.HTMLParser):

@@ -72,13 +72,16 @@ def test_la_preparacion_no_toca_otro_entorno_y_habla_en_espanol(preparado):
     assert "Preparando el curso (solo la primera vez" in salida and "Preparado." in salida, salida
     for ingles in ("Disabling", "Enabling", "Successfully", "Requirement already", "WARNING"):
         assert ingles not in salida, salida
-    # Lo del profesor, quitado en el entorno del paquete; el botón Validate, no.
+    # Lo del profesor, quitado en el entorno del paquete; el botón Validar (el de la extensión del
+    # curso, en español, que sustituye al de nbgrader), no.
     python = carpeta / ".venv" / "bin" / "python"
     extensiones = subprocess.run([python, "-m", "jupyterlab.labextensions", "list"], capture_output=True,
                                  text=True, env=preparado[3])
     lista = extensiones.stdout + extensiones.stderr
-    assert "@jupyter/nbgrader:create-assignment" in lista.split("Disabled")[-1]
-    assert "validate-assignment" not in lista.split("Disabled")[-1]
+    activas, apagadas = lista.split("Disabled")[0], lista.split("Disabled")[-1]
+    assert "@jupyter/nbgrader:create-assignment" in apagadas
+    assert "curso-harness v" in activas and "curso-harness" not in apagadas, lista
+    assert "@jupyter/nbgrader:validate-assignment" in apagadas, lista
     ajustes = json.loads((carpeta / ".venv" / "share" / "jupyter" / "lab" / "settings" / "overrides.json").read_text())
     assert ajustes["@jupyterlab/translation-extension:plugin"]["locale"] == "es_ES"
     assert ajustes["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"

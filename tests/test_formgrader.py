@@ -1,7 +1,7 @@
 """El formgrader de nbgrader, en JupyterLab y en un Chromium de verdad, sobre una clase corregida.
 
 Un curso temporal con dos entregas corregidas por `make grade` (course/corregir.py); el profesor
-abre el formgrader desde el menú de nbgrader de JupyterLab, ve la tarea, la clase y las entregas,
+abre el formgrader desde el menú Curso de JupyterLab, ve la tarea, la clase y las entregas,
 abre una y pone a mano la nota de una prueba. La nota nueva tiene que llegar al gradebook.
 
 La maquinaria (servidor, navegador, artefactos de los fallos) es la de navegador.py.
@@ -97,7 +97,7 @@ def test_el_profesor_ve_la_clase_y_cambia_una_nota_a_mano(pagina, servidor, curs
 
     pagina.goto(f"{servidor.url}/lab?token={servidor.token}&reset", wait_until="domcontentloaded")
     pagina.wait_for_selector("#jp-main-dock-panel", timeout=nv.ESPERA_UI * 1000)
-    nv.ejecutar_orden_del_menu(pagina, "nbgrader:open-formgrader")
+    nv.ejecutar_orden_del_menu(pagina, "curso-harness:formgrader")  # el menú Curso (course/extension/)
     marco = _marco(pagina)
 
     # La tarea, en «Manage Assignments».

@@ -18,6 +18,7 @@ import pytest
 
 from course import RAIZ
 from course.traduccion import cadenas, completar
+from ingles import SIN_TRADUCTOR, de_jupyterlab, de_nbgrader
 
 MARCADORES = re.compile(r"%\d+|\{[^{}\s]*\}")
 
@@ -105,9 +106,6 @@ def test_el_paquete_de_los_estudiantes_lleva_la_traduccion(tmp_path):
 # --------------------------------------------------------------------------- make lab, en Chromium
 
 ESPERA = 120
-# Ayudas que JupyterLab 4.5 crea con un traductor nulo (un fallo suyo): ningún catálogo las alcanza.
-# «More commands» solo sale si la barra del cuaderno no cabe en la ventana.
-SIN_TRADUCTOR = {"Enable Debugger", "Disable Debugger", "More commands"}
 
 
 @pytest.fixture(scope="module")
@@ -138,25 +136,6 @@ def test_make_lab_traduce_el_editor_de_configuracion(make_lab):
     assert titulos["showToolbar"] == _instalado().pgettext("settings", "Show cell toolbar") != "Show cell toolbar", titulos
 
 
-def _ingles_conocido():
-    """Las cadenas de JupyterLab que tienen traducción distinta del original: si una de ellas
-    aparece tal cual en la página, es que ahí no se ha traducido."""
-    traducciones = {}
-    for dominio in ("jupyterlab", "notebook"):
-        traducciones[dominio] = _instalado(dominio)
-    ingles = set()
-    for (dominio, contexto, ident), plural in cadenas.cadenas_de_jupyterlab().items():
-        if dominio not in traducciones:
-            continue
-        t = traducciones[dominio]
-        if plural is not None:
-            vertidas = {ident: t.ngettext(ident, plural, 1), plural: t.ngettext(ident, plural, 2)}
-        else:
-            vertidas = {ident: t.pgettext(contexto, ident) if contexto else t.gettext(ident)}
-        ingles |= {original for original, espanol in vertidas.items() if espanol != original}
-    return ingles
-
-
 def _etiquetas_del_menu(pagina):
     """Las etiquetas del menú abierto y de sus submenús (cada submenú se abre al pasar por encima)."""
     vistas = pagina.locator(".lm-Menu:visible .lm-Menu-itemLabel").all_inner_texts()
@@ -176,7 +155,7 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, chromium):
 
     import navegador as nv
 
-    ingles = _ingles_conocido()
+    ingles = de_jupyterlab() | de_nbgrader(sys.prefix)
     vistas = {}
     with sync_playwright() as p:
         navegador = p.chromium.launch(executable_path=chromium, args=nv.ARGUMENTOS_CHROMIUM)
@@ -187,12 +166,11 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, chromium):
             # El núcleo arranca y queda libre: su estado se lee en la barra de estado.
             pagina.locator(".jp-StatusBar-Widget", has_text="Inactivo").first.wait_for(timeout=ESPERA * 1000)
             barra = pagina.locator("#jp-menu-panel .lm-MenuBar-itemLabel").all_inner_texts()
-            assert [m for m in barra if m != "Nbgrader"] == [
-                "Archivo", "Editar", "Ver", "Ejecutar", "Kernel", "Pestañas", "Configuración", "Ayuda"], barra
+            # «Curso»: el de la extensión del curso (course/extension/), en lugar del «Nbgrader» inglés.
+            assert barra == ["Archivo", "Editar", "Ver", "Ejecutar", "Kernel", "Pestañas", "Curso", "Configuración",
+                             "Ayuda"], barra
             elementos = pagina.locator("#jp-menu-panel .lm-MenuBar-item")
             for i, titulo in enumerate(barra):
-                if titulo == "Nbgrader":  # el menú del profesor: nbgrader no usa el traductor de JupyterLab
-                    continue
                 elementos.nth(i).click()
                 vistas[f"menú {titulo}"] = _etiquetas_del_menu(pagina)
                 pagina.keyboard.press("Escape")
@@ -222,6 +200,60 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, chromium):
     assert not en_ingles, f"textos en inglés: {en_ingles}"
     todo = "\n".join(t for textos in vistas.values() for t in textos)
     for espanol in ("Modo: Comando", "Modificado", "Cortar la celda", "Ejecutar todas las celdas", "Abrir con",
-                    "Cerrar todas las pestañas", "Documentación de Python"):
+                    "Cerrar todas las pestañas", "Documentación de Python", "Tareas", "Corregir y poner notas (formgrader)"):
         assert espanol in todo, f"falta «{espanol}»"
     assert noticias == 0, "no debe salir la ventana de noticias"
+
+
+def test_jupyter_lab_a_secas_es_el_del_profesor(tmp_path):
+    """`jupyter lab` sin más, en el .venv de `make install` y desde la raíz de un curso (README, paso 6):
+    en español (también el editor de configuración), sin noticias, con el formgrader y sin su aviso
+    de que falta el intercambio. Sobre una copia del curso: el formgrader crea su gradebook."""
+    import secrets
+    import signal
+    import subprocess
+    import time
+
+    import navegador as nv
+
+    (tmp_path / "curso").mkdir()
+    curso = nv.copiar_curso(tmp_path / "curso")
+    puerto, token = nv.puerto_libre(), secrets.token_hex(16)
+    entorno = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+                   JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "espacios"))
+    for propia in ("JUPYTER_TOKEN", "JUPYTERLAB_SETTINGS_DIR", "JUPYTER_CONFIG_DIR"):
+        entorno.pop(propia, None)
+    orden = [os.path.join(os.path.dirname(sys.executable), "jupyter"), "lab", "--no-browser",
+             f"--ServerApp.port={puerto}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}"]
+    if os.geteuid() == 0:
+        orden.append("--allow-root")
+    proceso = subprocess.Popen(orden, cwd=curso, env=entorno, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.STDOUT, start_new_session=True)
+
+    def pedir(ruta):
+        with urllib.request.urlopen(f"http://127.0.0.1:{puerto}{ruta}?token={token}", timeout=30) as r:
+            return r.read().decode()
+
+    try:
+        limite = time.monotonic() + ESPERA
+        while True:
+            try:
+                pedir("/api/status")
+                break
+            except OSError:
+                assert proceso.poll() is None and time.monotonic() < limite, "jupyter lab no ha arrancado"
+                time.sleep(0.5)
+        idioma = json.loads(pedir("/lab/api/settings/@jupyterlab/translation-extension:plugin"))
+        assert idioma["settings"]["locale"] == "es_ES", idioma["settings"]
+        avisos = json.loads(pedir("/lab/api/settings/@jupyterlab/apputils-extension:notification"))
+        assert avisos["schema"]["properties"]["fetchNews"]["default"] == "false"
+        esquema = json.loads(pedir("/lab/api/settings/@jupyterlab/cell-toolbar-extension:plugin"))["schema"]
+        assert esquema["title"] != "Cell Toolbar", esquema["title"]
+        formgrader = pedir("/formgrader/manage_assignments")
+        assert 'id="warning-' not in formgrader, "el formgrader avisa de algo (¿falta el intercambio?)"
+    finally:
+        os.killpg(proceso.pid, signal.SIGINT)
+        try:
+            proceso.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proceso.pid, signal.SIGKILL)

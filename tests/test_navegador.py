@@ -329,26 +329,6 @@ def validar_y_esperar_exito(pagina):
     return texto
 
 
-def contestar(pagina, curso, ruta, respuestas):
-    """Escribe cada respuesta en su celda (por posición: el DOM no lleva el grade_id) y guarda."""
-    nb = json.loads((curso / ruta).read_text(encoding="utf-8"))
-    indices = {c.get("metadata", {}).get("nbgrader", {}).get("grade_id"): i for i, c in enumerate(nb["cells"])}
-    celdas = pagina.locator(f"{nv.CUADERNO} .jp-Notebook .jp-Cell")
-    assert celdas.count() == len(nb["cells"]), (
-        f"el navegador muestra {celdas.count()} celdas y el fichero tiene {len(nb['cells'])}")
-    for gid, texto in respuestas.items():
-        nv.escribir_en_celda(pagina, celdas.nth(indices[gid]), texto)
-    nv.guardar(pagina)
-
-    def en_disco():  # lo escrito por la interfaz es lo que ha llegado al disco, celda a celda
-        guardado = nv.celdas_por_grade_id(curso / ruta)
-        for gid, texto in respuestas.items():
-            assert nv.fuente(guardado[gid]).rstrip("\n") == texto.rstrip("\n"), (
-                f"la celda {gid} no quedó como se escribió:\n{nv.fuente(guardado[gid])!r}\n!=\n{texto!r}")
-
-    nv.esperar_en_disco(en_disco)
-
-
 # =========================================================================== la prueba
 
 def test_el_estudiante_hace_la_leccion_en_el_navegador(pagina, servidor, curso):
@@ -361,7 +341,7 @@ def test_el_estudiante_hace_la_leccion_en_el_navegador(pagina, servidor, curso):
     comprobar_muerte_en_el_turno_2(pagina, curso, ruta)
     hacer_el_ejercicio_1(pagina, servidor, curso, ruta)
     validar_y_esperar_fallo(pagina, curso, ruta, las_que_hay(curso, ruta, FALLAN_SIN_CONTESTAR))
-    contestar(pagina, curso, ruta, respuestas_correctas(curso, ids=las_que_hay(curso, ruta, RESPUESTAS)))
+    nv.contestar(pagina, curso, ruta, respuestas_correctas(curso, ids=las_que_hay(curso, ruta, RESPUESTAS)))
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_que_corre_entero(pagina, curso, ruta)
     assert comprobar_widgets(pagina, curso, ruta) == (True, True), "el cuaderno ya no usa el explorador y el visor"
@@ -386,7 +366,7 @@ def test_maquinaria_con_una_leccion_de_juguete(pagina, servidor, curso):
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_muerte_en_el_turno_2(pagina, curso, ruta)
     validar_y_esperar_fallo(pagina, curso, ruta, ["pregunta-1", "ejecutar-salmorejo"])
-    contestar(pagina, curso, ruta, respuestas_correctas(curso, fuente.relative_to(curso), ["respuesta-1", "ejecutar"]))
+    nv.contestar(pagina, curso, ruta, respuestas_correctas(curso, fuente.relative_to(curso), ["respuesta-1", "ejecutar"]))
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_que_corre_entero(pagina, curso, ruta)
     assert comprobar_widgets(pagina, curso, ruta) == ((nv.RAIZ / "harness" / "widgets.py").exists(),) * 2

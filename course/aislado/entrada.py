@@ -39,6 +39,8 @@ from course.cuestionario import registro, registros_de_la_celda
 
 AVISOS = "curso_avisos"  # clave de los metadatos del cuaderno con lo que se ha notado al leerlo
 CUESTIONARIO = "curso_cuestionario"  # y con lo que han guardado los widgets del cuestionario formativo
+# Lo que `nbgrader submit` deja junto al cuaderno: la hora de la entrega y un secreto por entrega.
+SELLOS = ("timestamp.txt", "submission_secret.txt")
 
 
 def leer_acotado(ruta, tope):
@@ -267,12 +269,22 @@ def motivo_sin_corregir(carpeta):
         return problema or " ".join(datos[:2000].decode("utf-8", "replace").split()) or "la recogida no encontró un cuaderno"
     ruta = os.path.join(carpeta, CUADERNO)
     if not os.path.lexists(ruta):
-        otros = sorted(n for n in os.listdir(carpeta) if n != "timestamp.txt")[:5]
+        otros = sorted(n for n in os.listdir(carpeta) if n not in SELLOS)[:5]
         return "no hay %s en la carpeta de la entrega%s" % (CUADERNO, " (hay: %s)" % ", ".join(otros) if otros else "")
     datos, problema = leer_cuaderno(ruta)
     if problema is None and not (isinstance(datos, dict) and isinstance(datos.get("cells"), list)):
         problema = "el fichero entregado no tiene las celdas de un cuaderno"
     return problema
+
+
+def _copiar_sellos(origen, destino):
+    """Los SELLOS de `origen` a `destino`, los que sean ficheros normales y cortos (nunca enlaces ni tuberías)."""
+    for nombre in SELLOS:
+        sello, problema = leer_acotado(os.path.join(origen, nombre), 1000)
+        if problema is None and len(sello) <= 1000:
+            os.makedirs(destino, exist_ok=True)
+            with open(os.path.join(destino, nombre), "wb") as f:
+                f.write(sello)
 
 
 def instalar():
@@ -303,7 +315,11 @@ def instalar():
 
     def init_assignment(self, assignment_id, student_id):
         if isinstance(self, Autograde):
-            return  # la parte de BaseConverter solo copia los demás ficheros de la entrega
+            # La parte de BaseConverter copia los demás ficheros de la entrega: de ellos solo pasan los
+            # dos sellos que pone `nbgrader submit`, que generate_feedback lleva a feedback/ y con los
+            # que `nbgrader release_feedback` nombra la retroalimentación de cada estudiante.
+            _copiar_sellos(self._format_source(assignment_id, student_id), self._format_dest(assignment_id, student_id))
+            return
         return preparar(self, assignment_id, student_id)
 
     Autograde.init_notebooks = init_notebooks

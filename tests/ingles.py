@@ -1,0 +1,100 @@
+"""Las etiquetas en inglés que un estudiante o un profesor no debe ver, sacadas de lo instalado.
+
+- De JupyterLab: cada cadena traducible que tiene un español distinto (si sale tal cual, ahí no
+  se ha traducido).
+- De nbgrader: las que su extensión de JupyterLab escribe sin traductor (botones, títulos,
+  diálogos, la lista de tareas), leídas de sus ficheros .js.
+- De JupyterHub: los textos de sus plantillas (entrar, arrancar el servidor, salir...).
+
+Una línea de la página que sea exactamente una de ellas es inglés a la vista.
+"""
+
+import gettext
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from course.traduccion import cadenas, completar
+
+
+# Ayudas que JupyterLab 4.5 crea con un traductor nulo (un fallo suyo): ningún catálogo las alcanza.
+# Las tres del botón del depurador (la última, mientras el núcleo arranca); «More commands» solo
+# sale si la barra del cuaderno no cabe en la ventana.
+SIN_TRADUCTOR = {"Enable Debugger", "Disable Debugger", "Select a kernel that supports debugging to enable debugger",
+                 "More commands"}
+
+
+def _instalado(dominio):
+    with (completar.carpeta_del_paquete() / f"{dominio}.mo").open("rb") as f:
+        return gettext.GNUTranslations(f)
+
+
+def de_jupyterlab():
+    """Las cadenas de JupyterLab cuya traducción es distinta del original."""
+    traducciones = {dominio: _instalado(dominio) for dominio in ("jupyterlab", "notebook")}
+    ingles = set()
+    for (dominio, contexto, ident), plural in cadenas.cadenas_de_jupyterlab().items():
+        if dominio not in traducciones:
+            continue
+        t = traducciones[dominio]
+        if plural is not None:
+            vertidas = {ident: t.ngettext(ident, plural, 1), plural: t.ngettext(ident, plural, 2)}
+        else:
+            vertidas = {ident: t.pgettext(contexto, ident) if contexto else t.gettext(ident)}
+        ingles |= {original for original, espanol in vertidas.items() if espanol != original}
+    return ingles
+
+
+# Cómo escribe sus textos la extensión de nbgrader (0.9), ya compilada: propiedades con una cadena,
+# HTML dentro de cadenas (con \n escapados) y pares ["clave","Texto"] de sus desplegables.
+_NBGRADER = [
+    re.compile(r'(?:innerText|label|title|caption|tooltip|placeholder|body)\s*[:=]\s*"([^"\\]{2,})"'),
+    re.compile(r'>(?:\\n|\s)*([A-Za-z][^<>"\\]*?)(?:\\n|\s)*<'),
+    re.compile(r'\["[a-z_]*","([A-Z][^"\\]+)"\]'),
+]
+
+
+def de_nbgrader(prefijo):
+    """Los textos de la extensión de JupyterLab de nbgrader instalada en el entorno `prefijo`."""
+    textos = set()
+    for js in Path(prefijo).glob("lib/python3*/site-packages/nbgrader/labextension/static/*.js"):
+        codigo = js.read_text(encoding="utf-8", errors="replace")
+        for patron in _NBGRADER:
+            textos |= {m.group(1).strip() for m in patron.finditer(codigo)}
+    return {t for t in textos if re.search(r"[A-Za-z]{3}", t) and "(" not in t[:1]}
+
+
+class _Textos(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.textos = set()
+        self._guion = False
+
+    def handle_starttag(self, etiqueta, atributos):
+        self._guion = etiqueta in ("script", "style")
+        for nombre, valor in atributos:
+            if nombre in ("title", "value", "placeholder", "aria-label") and valor:
+                self.textos.add(valor)
+
+    def handle_endtag(self, etiqueta):
+        self._guion = False
+
+    def handle_data(self, datos):
+        if not self._guion:
+            self.textos.add(datos)
+
+
+def de_jupyterhub(prefijo):
+    """Los textos de las plantillas de JupyterHub instaladas en el entorno `prefijo`."""
+    textos = set()
+    for plantilla in Path(prefijo).glob("share/jupyterhub/templates/*.html"):
+        lector = _Textos()
+        lector.feed(re.sub(r"{[{%#].*?[}%#]}", "\n", plantilla.read_text(encoding="utf-8"), flags=re.S))
+        textos |= lector.textos
+    lineas = {" ".join(l.split()) for t in textos for l in t.splitlines()}
+    return {l for l in lineas if re.search(r"[A-Za-z]{3}", l) and not l.startswith(("http", "/"))}
+
+
+def a_la_vista(textos, conocidas):
+    """Las líneas de `textos` que son exactamente una etiqueta inglesa de `conocidas`."""
+    return sorted({l.strip() for t in textos for l in t.splitlines() if l.strip() in conocidas})
