@@ -206,19 +206,20 @@ def _corta(ruta, raiz=RAIZ):
     return ruta.relative_to(raiz) if ruta.is_relative_to(raiz) else ruta
 
 
-def _anotacion(destino):
+def fichero_de_entradas(destino=DESTINO):
+    """Donde se anotan las entradas con las que se construyó `destino` (a su lado, fuera del sitio)."""
     return destino.with_name(destino.name + ".entradas.json")
 
 
 def anotar(vistas, destino=DESTINO):
     """Guarda junto a `destino` las entradas con las que se ha construido."""
-    _anotacion(destino).write_text(json.dumps(vistas, indent=1, sort_keys=True), encoding="utf-8")
+    fichero_de_entradas(destino).write_text(json.dumps(vistas, indent=1, sort_keys=True), encoding="utf-8")
 
 
 def cambios(vistas, destino=DESTINO):
     """Las entradas que han cambiado desde que se construyó `destino` ([]: está al día), o None si
     no hay sitio construido (o no se sabe con qué entradas)."""
-    anotacion = _anotacion(destino)
+    anotacion = fichero_de_entradas(destino)
     if not (destino / "index.html").exists() or not anotacion.exists():
         return None
     try:
@@ -307,7 +308,7 @@ def construir(raiz=RAIZ, destino=DESTINO, cache=CACHE):
         return destino
     if cambiadas:
         avisar("Ha cambiado: " + ", ".join(cambiadas[:5]) + (f" y {len(cambiadas) - 5} más" if len(cambiadas) > 5 else ""))
-    _anotacion(destino).unlink(missing_ok=True)
+    fichero_de_entradas(destino).unlink(missing_ok=True)
     completar_traduccion()  # el .json que copia el sitio y el .mo de traducir(), ya en español entero
     fuente = preparar_fuente(cache / "fuente", raiz, cache)
     shutil.rmtree(destino, ignore_errors=True)
