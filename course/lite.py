@@ -128,43 +128,43 @@ def ruedas_del_nucleo():
 
 # --------------------------------------------------------------------------- las ruedas propias
 
-def construir_rueda(nombre, version, resumen, fuente, destino, dependencias=()):
-    """La rueda de Python puro del paquete `nombre` (la carpeta `fuente`), hecha con pip, en `destino`.
-
-    pip construye con el setuptools de este entorno (--no-build-isolation): sin red.
-    """
-    with tempfile.TemporaryDirectory() as tmp:
-        proyecto = Path(tmp)
-        shutil.copytree(fuente, proyecto / nombre, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        (proyecto / "pyproject.toml").write_text(
-            '[build-system]\nrequires = ["setuptools>=70.1"]\nbuild-backend = "setuptools.build_meta"\n\n'
-            f'[project]\nname = "{nombre}"\nversion = "{version}"\ndescription = "{resumen}"\n'
-            f'requires-python = ">=3.10"\ndependencies = {json.dumps(list(dependencias))}\n\n'
-            f'[tool.setuptools]\npackages = ["{nombre}"]\n', encoding="utf-8")
-        destino.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
-                        "--no-deps", "--no-build-isolation", "-w", str(destino), str(proyecto)], check=True)
-    return next(destino.glob(f"{nombre}-{version}-py3-none-any.whl"))
+def proyecto(carpeta, nombre, version, resumen, dependencias=()):
+    """El pyproject.toml de un proyecto de Python puro con un paquete, `carpeta`/`nombre` (y sus subpaquetes)."""
+    (carpeta / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools>=70.1"]\nbuild-backend = "setuptools.build_meta"\n\n'
+        f'[project]\nname = "{nombre}"\nversion = "{version}"\ndescription = "{resumen}"\n'
+        f'requires-python = ">=3.10"\ndependencies = {json.dumps(list(dependencias))}\n\n'
+        f'[tool.setuptools.packages.find]\ninclude = ["{nombre}", "{nombre}.*"]\n', encoding="utf-8")
+    return carpeta
 
 
-def rueda_de_harness(destino, raiz=RAIZ):
-    """La rueda de harness/, con la versión del curso."""
+def proyecto_de_harness(carpeta, raiz=RAIZ):
+    """harness/, con la versión del curso, como proyecto en `carpeta`."""
     import tomllib
 
+    shutil.copytree(raiz / "harness", carpeta / "harness", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     version = tomllib.loads((raiz / "pyproject.toml").read_text())["project"]["version"]
-    return construir_rueda("harness", version, "La pequeña biblioteca del curso del harness de un agente LLM",
-                           raiz / "harness", destino, dependencias=["ipywidgets>=8.1,<9"])
+    return proyecto(carpeta, "harness", version, "La pequeña biblioteca del curso del harness de un agente LLM",
+                    dependencias=["ipywidgets>=8.1,<9"])
 
 
-def rueda_sin_sqlite3(destino):
-    """La rueda `sqlite3` que ocupa el sitio del módulo compilado de Pyodide (ver SIN_SQLITE3)."""
+def proyecto_sin_sqlite3(carpeta):
+    """El paquete `sqlite3` que ocupa el sitio del módulo compilado de Pyodide (ver SIN_SQLITE3)."""
+    (carpeta / "sqlite3").mkdir(parents=True)
+    (carpeta / "sqlite3" / "__init__.py").write_text(
+        '"""En lugar del sqlite3 de Pyodide, que el sitio sin instalación no lleva."""\n\n'
+        f'raise ModuleNotFoundError({SIN_SQLITE3!r}, name="sqlite3")\n', encoding="utf-8")
+    return proyecto(carpeta, "sqlite3", "0.0.0", "Sin sqlite3: el módulo compilado de Pyodide no está en ningún registro")
+
+
+def ruedas_propias(destino, raiz=RAIZ):
+    """Las ruedas de harness y del sqlite3 que no está, en `destino`, con una sola llamada a pip
+    (con el setuptools de este entorno, --no-build-isolation: sin red)."""
     with tempfile.TemporaryDirectory() as tmp:
-        fuente = Path(tmp)
-        (fuente / "__init__.py").write_text(
-            f'"""En lugar del sqlite3 de Pyodide, que el sitio sin instalación no lleva."""\n\n'
-            f'raise ModuleNotFoundError({SIN_SQLITE3!r}, name="sqlite3")\n', encoding="utf-8")
-        return construir_rueda("sqlite3", "0.0.0", "Sin sqlite3: el módulo compilado de Pyodide no está en ningún registro",
-                               fuente, destino)
+        proyectos = [proyecto_de_harness(Path(tmp) / "harness", raiz), proyecto_sin_sqlite3(Path(tmp) / "sqlite3")]
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
+                        "--no-deps", "--no-build-isolation", "-w", str(destino), *map(str, proyectos)], check=True)
+    return [next(destino.glob(f"{p.name}-*-py3-none-any.whl")) for p in proyectos]
 
 
 # --------------------------------------------------------------------------- el bloqueo de Pyodide
@@ -244,7 +244,7 @@ def preparar_fuente(fuente, raiz=RAIZ, cache=CACHE):
     de_pypi = [r for r in ruedas_de_pypi(bloqueo_npm, cache)
                if canonicalize_name(parse_wheel_filename(r.name)[0]) not in DEL_NUCLEO]
     ruedas = [Path(shutil.copy2(rueda, estatico / rueda.name)) for rueda in de_pypi + ruedas_del_nucleo()]
-    ruedas += [rueda_de_harness(estatico, raiz), rueda_sin_sqlite3(estatico)]
+    ruedas += ruedas_propias(estatico, raiz)
     bloqueo = bloqueo_propio(bloqueo_npm, ruedas, estatico)
     faltan = [p for p in PRECARGA if canonicalize_name(p) not in bloqueo.packages]
     if faltan:
