@@ -170,7 +170,7 @@ def ruedas_propias(destino, raiz=RAIZ):
 # --------------------------------------------------------------------------- el bloqueo de Pyodide
 
 def bloqueo_propio(bloqueo_npm, ruedas, carpeta):
-    """El pyodide-lock.json del sitio: la cabecera del de Pyodide y una entrada por rueda de `carpeta`.
+    """El pyodide-lock.json del sitio: la cabecera del de Pyodide y una entrada por rueda (en `carpeta`).
 
     Las entradas (módulos, dependencias según el entorno de Pyodide, sha256) las escribe pyodide-lock.
     """
