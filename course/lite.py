@@ -19,6 +19,7 @@ import json
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import tempfile
 from pathlib import Path
@@ -198,8 +199,11 @@ def entradas(raiz=RAIZ):
 
 @functools.cache  # una vez por proceso: nada instala paquetes mientras se construye
 def _instalados():
+    """Los paquetes instalados en este entorno: los de su site-packages, no todo sys.path (al
+    importarse, setuptools añade los que lleva dentro, y otro proceso no los vería)."""
+    carpetas = sorted({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})
     return {f"pip:{canonicalize_name(paquete.metadata['Name'])}": paquete.version
-            for paquete in importlib.metadata.distributions()}
+            for paquete in importlib.metadata.distributions(path=carpetas)}
 
 
 def _corta(ruta, raiz=RAIZ):

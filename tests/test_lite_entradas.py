@@ -5,8 +5,10 @@ un fichero, otra versión de un paquete instalado) lo señala. Sin navegador: `t
 prueba el sitio de verdad.
 """
 
+import json
 import shutil
 import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -29,6 +31,16 @@ def test_make_lite_sin_cambios_no_toca_el_sitio():
     assert hecho.returncode == 0, hecho.stdout + hecho.stderr
     assert "dist/lite/ está al día" in hecho.stdout, hecho.stdout
     assert _estado(lite.DESTINO, anotacion) == antes
+
+
+def test_las_entradas_son_las_mismas_en_cualquier_proceso():
+    # setuptools, al importarse, pone en sys.path los paquetes que lleva dentro: no son del entorno.
+    import setuptools  # noqa: F401
+
+    lite._instalados.cache_clear()
+    fuera = subprocess.run([sys.executable, "-c", "import json; from course import lite; print(json.dumps(lite.entradas()))"],
+                           cwd=RAIZ, capture_output=True, text=True, check=True)
+    assert lite.entradas() == json.loads(fuera.stdout)
 
 
 @pytest.fixture(scope="module")
