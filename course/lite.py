@@ -3,26 +3,30 @@
 Un sitio estático de JupyterLite (jupyterlite-core con el núcleo de Pyodide) que lleva dentro
 todo lo que carga la página: la interfaz en español, el cuaderno publicado, Pyodide (el paquete
 `pyodide` de npm) y las ruedas de Python que usa el núcleo (de PyPI), entre ellas la de harness,
-construida desde este repositorio. Ninguna petición sale del sitio: sirve cualquier alojamiento
-estático, también sin red.
+construida desde este repositorio con pip. El pyodide-lock.json del sitio lo escribe el paquete
+`pyodide-lock` a partir de esas ruedas. Ninguna petición sale del sitio: sirve cualquier
+alojamiento estático, también sin red.
 
 Las descargas se guardan en build/lite-cache/ (fuera de git): la segunda vez no hace falta red.
+Y si nada de lo que construye el sitio ha cambiado (ENTRADAS y los paquetes instalados, anotados
+en dist/lite.entradas.json), `make lite` no hace nada; para forzarlo, se borra dist/lite/.
 """
 
-import base64
-import email.parser
+import functools
 import hashlib
+import importlib.metadata
 import json
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import tempfile
-import zipfile
 from pathlib import Path
 
-from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name, parse_wheel_filename
+from pyodide_lock import PyodideLockSpec
+from pyodide_lock.utils import add_wheels_to_spec
 
 from . import CUADERNO, RAIZ, TAREA
 from .traduccion.completar import completar as completar_traduccion
@@ -37,9 +41,10 @@ DESTINO = RAIZ / "dist" / "lite"
 PRECARGA = ["micropip", "piplite", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi", "ipython",
             "ipywidgets", "harness"]
 # El módulo sqlite3 de Pyodide es una rueda compilada que solo publica Pyodide (ni npm ni PyPI la
-# traen). El núcleo lo pide al arrancar; va una rueda vacía en su lugar e IPython funciona sin
-# historial (lo que ya hace cuando no hay sqlite3).
-SIN_REGISTRO = ["sqlite3"]
+# traen). El núcleo lo pide al arrancar; en su lugar va una rueda `sqlite3` que, al importarla,
+# dice que no está (ModuleNotFoundError), e IPython funciona sin historial, como cuando falta.
+SIN_SQLITE3 = ("El módulo sqlite3 no está en el sitio sin instalación: Pyodide solo lo publica "
+               "compilado en su propio archivo, que el sitio no lleva.")
 # Lo que se pide a PyPI (con sus dependencias). Las versiones que trae el bloqueo de Pyodide
 # mandan (-c): son las probadas con este Pyodide.
 PEDIDOS = ["micropip", "packaging", "ipython", "jedi", "comm", "ipywidgets>=8.1,<9"]
@@ -48,11 +53,6 @@ DEL_NUCLEO = {"ipykernel", "piplite", "pyodide-kernel", "widgetsnbextension"}
 # Ficheros del paquete de npm que carga la página (el resto: mapas, tipos, consolas de ejemplo).
 DE_NPM = ["pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
           "package.json"]
-# Pyodide evalúa las dependencias de cada rueda en este entorno (Python 3.13 sobre Emscripten).
-ENTORNO_PYODIDE = {"python_version": "3.13", "python_full_version": "3.13.2", "sys_platform": "emscripten",
-                   "platform_system": "Emscripten", "os_name": "posix", "platform_machine": "wasm32",
-                   "implementation_name": "cpython", "platform_python_implementation": "CPython",
-                   "platform_release": "", "platform_version": "", "implementation_version": "3.13.2"}
 # Extensiones del entorno que no tienen sentido sin servidor (nbgrader y la del curso, que llama a sus
 # puntos de acceso; «abrir en Notebook»).
 SIN_SERVIDOR = ["@jupyter/nbgrader", "curso-harness", "@jupyter-notebook/lab-extension"]
@@ -60,6 +60,9 @@ AJUSTES = {
     "@jupyterlab/translation-extension:plugin": {"locale": "es_ES"},
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
 }
+# Lo que decide el sitio, además de los paquetes instalados: si nada cambia, no se reconstruye.
+# (PYODIDE y PEDIDOS, que deciden las descargas, están en este fichero.)
+ENTRADAS = ["course/lite.py", "course/traduccion", "harness", "pyproject.toml", f"release/{TAREA}/{CUADERNO}"]
 
 
 def avisar(mensaje):
@@ -93,12 +96,12 @@ def pyodide_de_npm(cache=CACHE):
 
 def _puros_del_bloqueo(bloqueo):
     """{nombre: versión} de las ruedas de Python puro del bloqueo de Pyodide."""
-    return {canonicalize_name(p["name"]): p["version"] for p in bloqueo["packages"].values()
-            if p["file_name"].endswith("-none-any.whl")}
+    return {canonicalize_name(p.name): p.version for p in bloqueo.packages.values()
+            if p.file_name.endswith("-none-any.whl")}
 
 
 def ruedas_de_pypi(bloqueo, cache=CACHE):
-    """Las ruedas de Python puro de PEDIDOS y sus dependencias, de PyPI, para Python 3.13."""
+    """Las ruedas de Python puro de PEDIDOS y sus dependencias, de PyPI, para el Python de Pyodide."""
     restricciones = "".join(f"{n}=={v}\n" for n, v in sorted(_puros_del_bloqueo(bloqueo).items()))
     clave = hashlib.sha256(("\n".join(PEDIDOS) + restricciones).encode()).hexdigest()[:12]
     carpeta = cache / f"ruedas-{clave}"
@@ -107,58 +110,14 @@ def ruedas_de_pypi(bloqueo, cache=CACHE):
     shutil.rmtree(carpeta, ignore_errors=True)
     carpeta.mkdir(parents=True)
     (carpeta / "restricciones.txt").write_text(restricciones)
+    python = ".".join(bloqueo.info.python.split(".")[:2])
     avisar("Descargando de PyPI las ruedas del núcleo...")
     subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
                     "--only-binary=:all:", "--platform", "any", "--implementation", "py", "--abi", "none",
-                    "--python-version", "3.13", "-c", str(carpeta / "restricciones.txt"),
+                    "--python-version", python, "-c", str(carpeta / "restricciones.txt"),
                     "-d", str(carpeta), *PEDIDOS], check=True)
     (carpeta / ".completo").touch()
     return sorted(carpeta.glob("*.whl"))
-
-
-def rueda_de_harness(destino, raiz=RAIZ):
-    """Construye la rueda de harness/ (solo esa carpeta, con pip wheel) en `destino`."""
-    version = _version_del_curso(raiz)
-    with tempfile.TemporaryDirectory() as tmp:
-        proyecto = Path(tmp) / "harness"
-        shutil.copytree(raiz / "harness", proyecto / "harness",
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        (proyecto / "pyproject.toml").write_text(
-            '[build-system]\nrequires = ["setuptools>=68"]\nbuild-backend = "setuptools.build_meta"\n\n'
-            f'[project]\nname = "harness"\nversion = "{version}"\n'
-            'description = "La pequeña biblioteca del curso del harness de un agente LLM"\n'
-            'requires-python = ">=3.10"\ndependencies = ["ipywidgets>=8.1,<9"]\n\n'
-            '[tool.setuptools]\npackages = ["harness"]\n')
-        destino.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
-                        "--no-deps", "-w", str(destino), str(proyecto)], check=True)
-    return next(destino.glob(f"harness-{version}-py3-none-any.whl"))
-
-
-def rueda_vacia(nombre, destino):
-    """Una rueda sin módulos, que ocupa el sitio de un paquete que ningún registro publica."""
-    destino.mkdir(parents=True, exist_ok=True)
-    rueda = destino / f"{nombre}-0.0.0-py3-none-any.whl"
-    info = f"{nombre}-0.0.0.dist-info"
-    ficheros = {
-        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {nombre}\nVersion: 0.0.0\n"
-                            "Summary: Vacía: el módulo de Pyodide no está en ningún registro\n",
-        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: curso-harness\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-    }
-    registro = []
-    for ruta, texto in ficheros.items():
-        resumen = base64.urlsafe_b64encode(hashlib.sha256(texto.encode()).digest()).rstrip(b"=").decode()
-        registro.append(f"{ruta},sha256={resumen},{len(texto.encode())}")
-    ficheros[f"{info}/RECORD"] = "\n".join(registro + [f"{info}/RECORD,,"]) + "\n"
-    with zipfile.ZipFile(rueda, "w") as z:
-        for ruta, texto in ficheros.items():
-            z.writestr(zipfile.ZipInfo(ruta, (2020, 1, 1, 0, 0, 0)), texto)
-    return rueda
-
-
-def _version_del_curso(raiz):
-    import tomllib
-    return tomllib.loads((raiz / "pyproject.toml").read_text())["project"]["version"]
 
 
 def ruedas_del_nucleo():
@@ -169,53 +128,110 @@ def ruedas_del_nucleo():
     return [r for r in ruedas if not r.name.startswith("widgetsnbextension-3.")]
 
 
+# --------------------------------------------------------------------------- las ruedas propias
+
+def proyecto(carpeta, nombre, version, resumen, dependencias=()):
+    """El pyproject.toml de un proyecto de Python puro con un paquete, `carpeta`/`nombre` (y sus subpaquetes)."""
+    (carpeta / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools>=70.1"]\nbuild-backend = "setuptools.build_meta"\n\n'
+        f'[project]\nname = "{nombre}"\nversion = "{version}"\ndescription = "{resumen}"\n'
+        f'requires-python = ">=3.10"\ndependencies = {json.dumps(list(dependencias))}\n\n'
+        f'[tool.setuptools.packages.find]\ninclude = ["{nombre}", "{nombre}.*"]\n', encoding="utf-8")
+    return carpeta
+
+
+def proyecto_de_harness(carpeta, raiz=RAIZ):
+    """harness/, con la versión del curso, como proyecto en `carpeta`."""
+    import tomllib
+
+    shutil.copytree(raiz / "harness", carpeta / "harness", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    version = tomllib.loads((raiz / "pyproject.toml").read_text())["project"]["version"]
+    return proyecto(carpeta, "harness", version, "La pequeña biblioteca del curso del harness de un agente LLM",
+                    dependencias=["ipywidgets>=8.1,<9"])
+
+
+def proyecto_sin_sqlite3(carpeta):
+    """El paquete `sqlite3` que ocupa el sitio del módulo compilado de Pyodide (ver SIN_SQLITE3)."""
+    (carpeta / "sqlite3").mkdir(parents=True)
+    (carpeta / "sqlite3" / "__init__.py").write_text(
+        '"""En lugar del sqlite3 de Pyodide, que el sitio sin instalación no lleva."""\n\n'
+        f'raise ModuleNotFoundError({SIN_SQLITE3!r}, name="sqlite3")\n', encoding="utf-8")
+    return proyecto(carpeta, "sqlite3", "0.0.0", "Sin sqlite3: el módulo compilado de Pyodide no está en ningún registro")
+
+
+def ruedas_propias(destino, raiz=RAIZ):
+    """Las ruedas de harness y del sqlite3 que no está, en `destino`, con una sola llamada a pip
+    (con el setuptools de este entorno, --no-build-isolation: sin red)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        proyectos = [proyecto_de_harness(Path(tmp) / "harness", raiz), proyecto_sin_sqlite3(Path(tmp) / "sqlite3")]
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
+                        "--no-deps", "--no-build-isolation", "-w", str(destino), *map(str, proyectos)], check=True)
+    return [next(destino.glob(f"{p.name}-*-py3-none-any.whl")) for p in proyectos]
+
+
 # --------------------------------------------------------------------------- el bloqueo de Pyodide
 
-def _metadatos(rueda):
-    with zipfile.ZipFile(rueda) as z:
-        nombre = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA") and n.count("/") == 1)
-        meta = email.parser.Parser().parsestr(z.read(nombre).decode("utf-8"))
-        raices = set()
-        for n in z.namelist():
-            primero = n.split("/")[0]
-            if primero.endswith((".dist-info", ".data")):
-                continue
-            if "/" in n:
-                raices.add(primero)
-            elif n.endswith(".py"):
-                raices.add(n[:-3])
-    return meta, sorted(raices)
+def bloqueo_propio(bloqueo_npm, ruedas, carpeta):
+    """El pyodide-lock.json del sitio: la cabecera del de Pyodide y una entrada por rueda (en `carpeta`).
+
+    Las entradas (módulos, dependencias según el entorno de Pyodide, sha256) las escribe pyodide-lock.
+    """
+    vacio = PyodideLockSpec(info=bloqueo_npm.info, packages={})
+    try:
+        return add_wheels_to_spec(vacio, ruedas, base_path=carpeta)
+    except RuntimeError as error:  # una dependencia sin rueda, o una rueda que no es para Pyodide
+        raise SystemExit(f"No se puede escribir el pyodide-lock.json del sitio: {error}") from None
 
 
-def _dependencias(meta, disponibles):
-    deps = []
-    for linea in meta.get_all("Requires-Dist") or []:
-        req = Requirement(linea)
-        if req.marker and not req.marker.evaluate(dict(ENTORNO_PYODIDE, extra="")):
-            continue
-        nombre = canonicalize_name(req.name)
-        if nombre not in disponibles:
-            raise SystemExit(f"Falta la rueda de {nombre}, que pide {meta['Name']}.")
-        deps.append(nombre)
-    return sorted(set(deps))
+# --------------------------------------------------------------------------- lo que decide el sitio
+
+def entradas(raiz=RAIZ):
+    """{entrada: resumen} de todo lo que decide el sitio: sha256 de cada fichero de ENTRADAS y la
+    versión de cada paquete instalado (las herramientas, las extensiones y el idioma de JupyterLab)."""
+    vistas = {}
+    for entrada in ENTRADAS:
+        ruta = raiz / entrada
+        ficheros = sorted(ruta.rglob("*")) if ruta.is_dir() else [ruta]
+        for fichero in ficheros:
+            if fichero.is_file() and not {"__pycache__", ".ipynb_checkpoints"} & set(fichero.parts):
+                vistas[fichero.relative_to(raiz).as_posix()] = hashlib.sha256(fichero.read_bytes()).hexdigest()
+    return vistas | _instalados()
 
 
-def entrada_del_bloqueo(rueda, disponibles):
-    meta, raices = _metadatos(rueda)
-    nombre, version, _, _ = parse_wheel_filename(rueda.name)
-    return {
-        "name": str(nombre), "version": str(version), "file_name": rueda.name, "install_dir": "site",
-        "sha256": hashlib.sha256(rueda.read_bytes()).hexdigest(), "package_type": "package",
-        "imports": raices, "depends": _dependencias(meta, disponibles), "unvendored_tests": False,
-        "shared_library": False,
-    }
+@functools.cache  # una vez por proceso: nada instala paquetes mientras se construye
+def _instalados():
+    """Los paquetes instalados en este entorno: los de su site-packages, no todo sys.path (al
+    importarse, setuptools añade los que lleva dentro, y otro proceso no los vería)."""
+    carpetas = sorted({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})
+    return {f"pip:{canonicalize_name(paquete.metadata['Name'])}": paquete.version
+            for paquete in importlib.metadata.distributions(path=carpetas)}
 
 
-def bloqueo_propio(bloqueo_npm, ruedas):
-    """El pyodide-lock.json del sitio: la cabecera del de Pyodide y una entrada por rueda local."""
-    disponibles = {canonicalize_name(parse_wheel_filename(r.name)[0]): r for r in ruedas}
-    paquetes = {n: entrada_del_bloqueo(r, disponibles) for n, r in sorted(disponibles.items())}
-    return {"info": bloqueo_npm["info"], "packages": paquetes}
+def _corta(ruta, raiz=RAIZ):
+    return ruta.relative_to(raiz) if ruta.is_relative_to(raiz) else ruta
+
+
+def fichero_de_entradas(destino=DESTINO):
+    """Donde se anotan las entradas con las que se construyó `destino` (a su lado, fuera del sitio)."""
+    return destino.with_name(destino.name + ".entradas.json")
+
+
+def anotar(vistas, destino=DESTINO):
+    """Guarda junto a `destino` las entradas con las que se ha construido."""
+    fichero_de_entradas(destino).write_text(json.dumps(vistas, indent=1, sort_keys=True), encoding="utf-8")
+
+
+def cambios(vistas, destino=DESTINO):
+    """Las entradas que han cambiado desde que se construyó `destino` ([]: está al día), o None si
+    no hay sitio construido (o no se sabe con qué entradas)."""
+    anotacion = fichero_de_entradas(destino)
+    if not (destino / "index.html").exists() or not anotacion.exists():
+        return None
+    try:
+        antes = json.loads(anotacion.read_text(encoding="utf-8"))
+    except ValueError:
+        return None
+    return sorted(e for e in antes.keys() | vistas.keys() if antes.get(e) != vistas.get(e))
 
 
 # --------------------------------------------------------------------------- el sitio
@@ -228,18 +244,17 @@ def preparar_fuente(fuente, raiz=RAIZ, cache=CACHE):
     npm = pyodide_de_npm(cache)
     for nombre in DE_NPM:
         shutil.copy2(npm / nombre, estatico / nombre)
-    bloqueo_npm = json.loads((npm / "pyodide-lock.json").read_text())
+    bloqueo_npm = PyodideLockSpec.from_json(npm / "pyodide-lock.json")
 
     de_pypi = [r for r in ruedas_de_pypi(bloqueo_npm, cache)
                if canonicalize_name(parse_wheel_filename(r.name)[0]) not in DEL_NUCLEO]
-    ruedas = (de_pypi + ruedas_del_nucleo() + [rueda_de_harness(cache / "harness", raiz)]
-              + [rueda_vacia(n, cache / "vacias") for n in SIN_REGISTRO])
-    for rueda in ruedas:
-        shutil.copy2(rueda, estatico / rueda.name)
-    bloqueo = bloqueo_propio(bloqueo_npm, [estatico / r.name for r in ruedas])
-    faltan = [p for p in PRECARGA if canonicalize_name(p) not in bloqueo["packages"]]
-    assert not faltan, f"sin rueda para precargar: {faltan}"
-    (estatico / "pyodide-lock.json").write_text(json.dumps(bloqueo, indent=1, ensure_ascii=False))
+    ruedas = [Path(shutil.copy2(rueda, estatico / rueda.name)) for rueda in de_pypi + ruedas_del_nucleo()]
+    ruedas += ruedas_propias(estatico, raiz)
+    bloqueo = bloqueo_propio(bloqueo_npm, ruedas, estatico)
+    faltan = [p for p in PRECARGA if canonicalize_name(p) not in bloqueo.packages]
+    if faltan:
+        raise SystemExit(f"Falta la rueda de {', '.join(faltan)}, que el núcleo carga al arrancar.")
+    bloqueo.to_json(estatico / "pyodide-lock.json", indent=1)
 
     ficheros = fuente / "files" / TAREA
     ficheros.mkdir(parents=True)
@@ -283,34 +298,36 @@ def traducir(destino, idioma="es_ES"):
     """Traduce los esquemas de ajustes del sitio (títulos de menús, barras de herramientas).
 
     Un servidor de JupyterLab traduce cada esquema al servirlo; JupyterLite los sirve tal cual, y
-    por eso «Run» o «Tabs» se quedarían en inglés. Se traducen aquí, una vez, con la función de
-    jupyterlab_server y el paquete de idioma ya completado (course/traduccion/).
+    por eso «Run» o «Tabs» se quedarían en inglés. Se traducen aquí, una vez, con la función con
+    la que lo hace el servidor (jupyterlab_server) y el paquete de idioma ya completado
+    (course/traduccion/); cada esquema, en el dominio que declara.
     """
-    from jupyterlab_server.translation_utils import DEFAULT_DOMAIN, translator
+    from jupyterlab_server.translation_utils import translator
 
     translator.set_locale(idioma)
-    paquete = translator.load(DEFAULT_DOMAIN)
-
-    def uno(esquema):
-        nuevo = dict(esquema)
-        translator._translate_schema_strings(paquete, nuevo)
-        return nuevo
-
     for fichero in sorted((destino / "build" / "schemas").rglob("*.json")):
         datos = json.loads(fichero.read_text(encoding="utf-8"))
         if isinstance(datos, list):  # all.json, all_federated.json: [{id, raw, schema, ...}]
             for entrada in datos:
                 if isinstance(entrada, dict) and isinstance(entrada.get("schema"), dict):
-                    entrada["schema"] = uno(entrada["schema"])
+                    entrada["schema"] = translator.translate_schema(entrada["schema"])
         elif isinstance(datos, dict) and ("properties" in datos or "jupyter.lab.menus" in datos):
-            datos = uno(datos)
+            datos = translator.translate_schema(datos)
         else:
             continue
         fichero.write_text(json.dumps(datos, ensure_ascii=False), encoding="utf-8")
 
 
 def construir(raiz=RAIZ, destino=DESTINO, cache=CACHE):
-    """Construye el sitio en `destino` y devuelve su ruta."""
+    """Construye el sitio en `destino`, si alguna de sus entradas ha cambiado, y devuelve su ruta."""
+    vistas = entradas(raiz)
+    cambiadas = cambios(vistas, destino)
+    if cambiadas == []:
+        avisar(f"{_corta(destino, raiz)}/ está al día: no ha cambiado nada de lo que lo construye.")
+        return destino
+    if cambiadas:
+        avisar("Ha cambiado: " + ", ".join(cambiadas[:5]) + (f" y {len(cambiadas) - 5} más" if len(cambiadas) > 5 else ""))
+    fichero_de_entradas(destino).unlink(missing_ok=True)
     completar_traduccion()  # el .json que copia el sitio y el .mo de traducir(), ya en español entero
     fuente = preparar_fuente(cache / "fuente", raiz, cache)
     shutil.rmtree(destino, ignore_errors=True)
@@ -324,10 +341,11 @@ def construir(raiz=RAIZ, destino=DESTINO, cache=CACHE):
     for sobra in destino.glob(".jupyterlite.doit.db*"):
         sobra.unlink()
     traducir(destino)
+    anotar(vistas, destino)
     return destino
 
 
 if __name__ == "__main__":
     sitio = construir()
-    print(f"Sitio sin instalación: {sitio.relative_to(RAIZ)}/ (ábrelo desde cualquier servidor estático,")
-    print(f"por ejemplo: python3 -m http.server -d {sitio.relative_to(RAIZ)} 8000)")
+    print(f"Sitio sin instalación: {_corta(sitio)}/ (ábrelo desde cualquier servidor estático,")
+    print(f"por ejemplo: python3 -m http.server -d {_corta(sitio)} 8000)")

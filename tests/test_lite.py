@@ -44,9 +44,8 @@ class _Estatico(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def sitio():
-    """dist/lite/ servido en 127.0.0.1 (lo construye `make lite`; si falta, se construye aquí)."""
-    if not (lite.DESTINO / "index.html").exists():
-        lite.construir()
+    """dist/lite/ servido en 127.0.0.1 (lo construye `make lite`; si falta o no está al día, se construye aquí)."""
+    lite.construir()
     servidor = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(_Estatico, directory=str(lite.DESTINO)))
     hilo = threading.Thread(target=servidor.serve_forever, daemon=True)
@@ -196,8 +195,7 @@ def test_make_bundle_lleva_el_sitio_para_alojarlo(tmp_path):
 
     from course import paquete
 
-    if not (lite.DESTINO / "index.html").exists():
-        lite.construir()
+    lite.construir()
     with zipfile.ZipFile(paquete.sitio(destino=tmp_path)) as z:
         nombres = set(z.namelist())
     base = paquete.NOMBRE_SITIO + "/"
