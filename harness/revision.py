@@ -259,7 +259,8 @@ def escrituras(llamar, casos):
         ruta, contenido = ll["input"]["ruta"], ll["input"]["contenido"]
         if entorno.get(ruta) != contenido or not all(en_este for _, _, en_este in entorno.ejecuciones):
             raise NoCumple("Tras %s el fichero %s debería contener %r y contiene %r: la herramienta se ha "
-                           "ejecutado en otro entorno." % (muestra(ll), ruta, contenido, entorno.get(ruta)), "trabaja-en-una-copia")
+                           "ejecutado en otro entorno." % (muestra(ll), ruta, contenido, entorno.get(ruta)),
+                           "trabaja-en-una-copia")
     return "lo que escribe escribir queda en el entorno que recibe ejecutar"
 
 

@@ -129,12 +129,13 @@ def _apunta(entorno, nombre, argumentos, usado):
 
 
 def sin_terminar(ll, entorno, segundos):
-    """El NoCumple de una llamada que no termina a tiempo: si la herramienta se ha ejecutado más de una vez, reintenta."""
+    """El NoCumple de una llamada que no termina a tiempo: si la herramienta se ha ejecutado más de una
+    vez, reintenta."""
     veces = len(getattr(entorno, "ejecuciones", []))
     tiempo = "1 segundo" if segundos == 1 else "%s segundos" % ("%g" % segundos).replace(".", ",")
+    repetida = ", y la herramienta se ha ejecutado %d veces" % veces if veces > 1 else ""
     return NoCumple("ejecutar no ha terminado en %s con la llamada %s%s.\nLa herramienta se ejecuta una vez "
-                    "como mucho." % (tiempo, muestra(ll), ", y la herramienta se ha ejecutado %d veces" % veces if veces > 1 else ""),
-                    "reintenta" if veces > 1 else "no-termina")
+                    "como mucho." % (tiempo, muestra(ll), repetida), "reintenta" if veces > 1 else "no-termina")
 
 
 @contextlib.contextmanager
