@@ -16,8 +16,8 @@ import sys
 import weakref
 
 from harness import ENTORNO, error, llamada, resultado, texto
-from harness.diagnosticos import DIAGNOSTICOS as _EXPLICADOS
-from harness.revision import CLAUSULAS, PRUEBAS, SALMOREJO, NoCumple, probar, repasar, reglas
+from harness.diagnosticos import DIAGNOSTICOS as _EXPLICADOS, EQUIVOCACION
+from harness.revision import CLAUSULAS, PRUEBAS, REGLA, SALMOREJO, NoCumple, probar, repasar, reglas
 from harness.salmorejo import INICIO
 
 from course.grabaciones import conversaciones_grabadas
@@ -100,7 +100,7 @@ CASOS = {
          [[error("a", "no existe el fichero 'recetas/tortila.txt'"), resultado("b", ENTORNO["lista.txt"]),
            resultado("c", "")],
           [resultado("d", ENTORNO["recetas/tortilla.txt"]), error("e", "no se ha ejecutado: falta el campo 'contenido'")],
-          [resultado("f", "escritos 36 caracteres en lista.txt")],
+          [resultado("f", "se han escrito 36 caracteres en lista.txt")],
           None],
          10, ("fin", "He añadido huevos y cebolla. ¿Algo más?"), dict(ENTORNO, **{"lista.txt": _TORTILLA})),
         # Un modelo que insiste en una llamada que falla: lo para el tope, no ejecutar.
@@ -194,8 +194,8 @@ def resumen(ejecutar):
     for nombre in COMPROBACIONES:
         for d in todos[nombre].diagnosticos:
             donde.setdefault(d, []).append("ejecutar-" + nombre)
-    # El motivo sin su «Equivocación: …», que ya va en la lista de equivocaciones.
-    motivo = "\n".join(l for l in todos[por].texto.split("\n") if not l.startswith("Equivocación: ")) if por else None
+    # El motivo sin su «Equivocación probable: …», que ya va en la lista de equivocaciones.
+    motivo = "\n".join(l for l in todos[por].texto.split("\n") if not l.startswith(EQUIVOCACION)) if por else None
     return {"motivo": motivo,
             "equivocaciones": [{"nombre": d, "etiqueta": _EXPLICADOS[d].etiqueta, "leccion": _EXPLICADOS[d].leccion,
                                 "releer": _EXPLICADOS[d].releer, "pruebas": pruebas}
@@ -203,5 +203,6 @@ def resumen(ejecutar):
 
 
 def que_comprueba(nombre):
-    """Lo que comprueba la celda `ejecutar-<nombre>`, en una línea (la primera del docstring de su cláusula)."""
-    return CLAUSULAS[nombre].__doc__.split("\n")[0].rstrip(".")
+    """Lo que comprueba la celda `ejecutar-<nombre>`, en una línea: la regla del contrato que mira, como en
+    `revisar`, y la primera línea del docstring de su cláusula."""
+    return "%s · %s" % (REGLA[nombre], CLAUSULAS[nombre].__doc__.split("\n")[0].rstrip("."))

@@ -56,14 +56,15 @@ PREGUNTAS = {
             "c": "Un mensaje del usuario con un único `tool_result` que reúne los dos textos y lleva "
                  "`is_error` a `True`, porque algo ha fallado.",
             "d": "Un mensaje del usuario con dos `tool_result`, primero el de `b1` y después el de `b2`: el de "
-                 "`b1` con `is_error` a `True` y el motivo, el de `b2` con `is_error` a `False` y las dos rutas.",
+                 "`b1` con `is_error` a `True` y el mensaje de la excepción, el de `b2` con `is_error` a `False` "
+                 "y las dos rutas.",
         },
         "correcta": "d",
         "explicaciones": {
             "a": "todas las observaciones de un turno viajan juntas: el harness contesta el turno entero con un "
                  "solo mensaje del usuario.",
-            "b": "que `b1` falle no es motivo para dejar a `b2` sin hacer. Toda llamada del turno se ejecuta y "
-                 "recibe su observación: ninguna llamada se queda sin respuesta.",
+            "b": "que `b1` falle no es motivo para dejar a `b2` sin hacer. Cada llamada del turno se atiende por "
+                 "separado y recibe su observación: ninguna se queda sin respuesta.",
             "c": "cada llamada recibe su propio `tool_result`, unido a ella por `tool_use_id`. Mezclarlas "
                  "impediría saber cuál falló y daría por fallido un listado que salió bien.",
             "d": "un mensaje por turno, un `tool_result` por llamada en el orden en que se pidieron, cada uno con "
@@ -259,6 +260,11 @@ INTRODUCCION = {
 }
 
 
+# Lo que importa la celda de antes de las preguntas: cada modo, solo lo que usa.
+IMPORTA = {"calificado": "from harness.cuestionario import revisar_formato",
+           "formativo": "from harness.cuestionario import pregunta"}
+
+
 def enunciado(n, con_opciones=True):
     """La celda de Markdown de la pregunta `n`; con las opciones escritas, para el modo calificado."""
     p = PREGUNTAS[n]
@@ -290,7 +296,8 @@ def celda_formativa(n):
 class Cuestionario(NbGraderPreprocessor):
     """Publica el cuestionario en un modo. La fuente lo tiene en modo calificado; en formativo se reescribe.
 
-    Las celdas que toca llevan en sus metadatos `cuestionario`: "introduccion" o el número de la pregunta.
+    Las celdas que toca llevan en sus metadatos `cuestionario`: "introduccion", "importa" o el número de
+    la pregunta.
     """
 
     modo = Enum(("formativo", "calificado"), default_value="formativo",
@@ -306,6 +313,8 @@ class Cuestionario(NbGraderPreprocessor):
                 celdas.append(celda)
             elif marca == "introduccion":
                 celdas.append(new_markdown_cell(INTRODUCCION["formativo"], id=celda.id, metadata=dict(celda.metadata)))
+            elif marca == "importa":
+                celdas.append(new_code_cell(IMPORTA["formativo"], id=celda.id, metadata=dict(celda.metadata)))
             elif marca in PREGUNTAS:
                 celdas.append(new_markdown_cell(enunciado(marca, con_opciones=False), id=celda.id,
                                                 metadata=dict(celda.metadata)))

@@ -10,8 +10,12 @@ import os
 import sys
 
 from .bloques import texto
+from .bucle import bucle
+from .entorno import ENTORNO
+from .salmorejo import INICIO
 
 MODELO = "claude-haiku-5-5"  # el más rápido y barato de la API; vale cualquier otro que admita herramientas
+TOPE = 8        # turnos como mucho en cada conversación de la lección
 REINTENTOS = 2  # los del propio SDK ante un 429 o un 5xx, esperando lo que pida la API
 ESPERA = 60     # segundos para cada respuesta de la API; pasados, cuenta como un fallo de la red
 _ROLES = {"usuario": "user", "asistente": "assistant"}
@@ -31,10 +35,12 @@ def que_falta():
         return ("En la versión del navegador no se puede llamar a la API: haría falta la clave dentro de la "
                 "página. Abre la lección en JupyterLab en tu ordenador.")
     if not os.environ.get("ANTHROPIC_API_KEY"):
+        # El núcleo hereda las variables del servidor de JupyterLab: las que se definen después no le llegan.
         return ("No hay clave de la API: falta la variable de entorno ANTHROPIC_API_KEY. Crea una clave en "
-                "https://console.anthropic.com (API Keys), defínela en la terminal antes de abrir JupyterLab "
-                "(export ANTHROPIC_API_KEY=... en Linux y macOS; en Windows, set ANTHROPIC_API_KEY=...) y "
-                "reinicia el núcleo.")
+                "https://console.anthropic.com (API Keys), defínela en una terminal (export ANTHROPIC_API_KEY=... "
+                "en Linux y macOS; en Windows, set ANTHROPIC_API_KEY=... en cmd o $env:ANTHROPIC_API_KEY=\"...\" "
+                "en PowerShell) y abre JupyterLab desde esa misma terminal. Si ya estaba abierto, ciérralo y "
+                "vuelve a abrirlo: reiniciar el núcleo no basta.")
     try:
         import anthropic  # noqa: F401
     except ImportError:
@@ -45,7 +51,8 @@ def que_falta():
 class ModeloClaude:
     """Claude como `modelo(M, herramientas)`: devuelve los bloques de su turno, como dicts.
 
-    `turno` cuenta los turnos contestados y `tokens` lo gastado, sumando el `usage` de cada respuesta.
+    `turno` cuenta los turnos contestados y `tokens` lo gastado, sumando el `usage` de cada respuesta;
+    `entrada_por_turno` guarda los tokens de entrada de cada petición, uno por turno.
     Con `grabar=RUTA`, cada turno (la conversación enviada y los bloques recibidos) queda en ese JSON.
     """
 
@@ -56,7 +63,7 @@ class ModeloClaude:
         if not (self.cliente.api_key or self.cliente.auth_token):
             raise SinRespuesta(que_falta())
         self.modelo, self.max_tokens, self.grabar = modelo, max_tokens, grabar
-        self.turno, self.tokens = 0, {"entrada": 0, "salida": 0}
+        self.turno, self.tokens, self.entrada_por_turno = 0, {"entrada": 0, "salida": 0}, []
         self._grabados = []
 
     def __call__(self, M, herramientas):
@@ -69,6 +76,7 @@ class ModeloClaude:
             raise SinRespuesta(_por_que(e, self.modelo)) from None
         self.tokens["entrada"] += r.usage.input_tokens
         self.tokens["salida"] += r.usage.output_tokens
+        self.entrada_por_turno.append(r.usage.input_tokens)
         if r.stop_reason == "max_tokens":
             raise RespuestaCortada("el turno %d del modelo se ha cortado al llegar a max_tokens=%d: la respuesta "
                                    "está a medias y no se puede usar. Sube max_tokens o pide algo más corto."
@@ -83,6 +91,33 @@ class ModeloClaude:
                 json.dump({"modelo": self.modelo, "max_tokens": self.max_tokens, "turnos": self._grabados},
                           f, ensure_ascii=False, indent=1)
         return bloques
+
+
+def conversar(peticion, ejecutar, modelo=MODELO, tope=TOPE, max_tokens=1024):
+    """`peticion` por el bucle con `ejecutar` y un modelo de verdad, sobre una copia de ENTORNO: enseña la
+    conversación en el visor, los ficheros que ha cambiado y lo gastado, en total y turno a turno."""
+    from IPython.display import display
+
+    from .widgets import visor
+    claude = ModeloClaude(modelo, max_tokens=max_tokens)
+    entorno = dict(ENTORNO)
+    print("Con %s: %d turnos como mucho, de %d tokens de salida como mucho cada uno." % (modelo, tope, max_tokens))
+    try:
+        como_acaba, texto_final, M = bucle(claude, [INICIO[0], ("usuario", peticion)], entorno, tope, ejecutar)
+    except (RespuestaCortada, SinRespuesta) as fallo:  # el que falla es el modelo: no hay llamada a la que contestar
+        print("El modelo no ha dado el turno %d: %s" % (claude.turno + 1, fallo))
+    except Exception as fallo:
+        print("Tu ejecutar ha dejado escapar %s después del turno %d del modelo: %s"
+              % (type(fallo).__name__, claude.turno, fallo))
+    else:
+        display(visor(M, titulo="«%s», con tu ejecutar y %s" % (peticion, modelo)))
+        print("bucle devuelve %r: %s" % (como_acaba, texto_final))
+        cambiados = [ruta for ruta in sorted(set(entorno) | set(ENTORNO)) if entorno.get(ruta) != ENTORNO.get(ruta)]
+        print("Ficheros cambiados:", ", ".join(cambiados) or "ninguno")
+    print("Gastado: %d tokens de entrada y %d de salida en %d turnos."
+          % (claude.tokens["entrada"], claude.tokens["salida"], claude.turno))
+    if claude.entrada_por_turno:
+        print("Tokens de entrada en cada turno:", ", ".join(map(str, claude.entrada_por_turno)))
 
 
 def guion_desde(ruta):

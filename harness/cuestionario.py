@@ -7,6 +7,7 @@ igual que la comprobación visible del cuaderno.
 
 import html
 import re
+import traceback
 
 LETRAS = ("a", "b", "c", "d")
 # Qué se contesta en cada pregunta: una letra, verdadero o falso, o varias letras.
@@ -66,8 +67,12 @@ def revisar_formato(nombre):
 
 
 def _pista_sin_comillas(shell, tipo, valor, traza, tb_offset=None):
-    """Un NameError por escribir una letra o un booleano sin comillas recibe una pista en español."""
+    """Un NameError por escribir una letra o un booleano sin comillas en una respuesta (`respuesta_N = c`)
+    recibe una pista en español. Los demás, también los del desafío, se ven como siempre."""
     nombre = getattr(valor, "name", None) or ""
+    marcos = traceback.extract_tb(traza) if traza is not None else []
+    if not (marcos and re.match(r"respuesta_\d+\s*=", (marcos[-1].line or "").strip())):
+        return shell.showtraceback((tipo, valor, traza), tb_offset=tb_offset)
     if nombre.lower() in LETRAS:
         pista = "Python ha leído %s como una variable. Escribe la letra entre comillas: \"%s\"." % (nombre, nombre.lower())
     elif nombre in ("true", "false", "verdadero", "falso", "Verdadero", "Falso"):

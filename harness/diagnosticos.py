@@ -17,7 +17,7 @@ class Diagnostico(NamedTuple):
 
 
 _DESAFIO = "Desafío: un `ejecutar` que nunca lanza"
-_A_MEDIAS = "Primer experimento: un harness a medias"
+_A_MEDIAS = "Experimento: un harness a medias"
 _CONTRATO = "El contrato de `ejecutar`"
 _FALLAR = "Dos maneras de fallar"
 _DECIDE = "Después de un error, decide el modelo"
@@ -42,15 +42,16 @@ DIAGNOSTICOS = {
         "ejecutar a medias. Un fallo es una observación: error(id, str(e)), y el bucle sigue.",
         None, _A_MEDIAS),
     "lanza-tu-codigo": Diagnostico(
-        "tu propio código lanza una excepción fuera del try",
-        "La excepción no viene de la herramienta: la lanza una línea de tu ejecutar que no está protegida por "
-        "el try (¿un nombre o una clave mal escritos?). Mira esa línea: lo único que puede fallar es la "
-        "llamada a la función de la herramienta, y es lo único que va dentro del try.",
+        "tu propio código lanza una excepción",
+        "La excepción no viene de la herramienta: sale de una línea de tu ejecutar, la que se indica arriba. "
+        "¿Un nombre, un atributo o una clave mal escritos? Si es un UnboundLocalError o un NameError en la "
+        "línea que sigue a un except, seguramente falta un return dentro del except. Lo único que puede fallar "
+        "sin que sea culpa tuya es la función de la herramienta, y por eso su llamada va dentro del try.",
         None, _CONTRATO),
     "lanza-otra-excepcion": Diagnostico(
-        "lanza una excepción propia al tratar el fallo",
-        "Relanzar la excepción, aunque sea con más contexto, o fallar dentro del except, deja la llamada sin "
-        "respuesta. ejecutar no lanza nunca: lo que falla vuelve como error(id, str(e)).",
+        "vuelve a lanzar la excepción al tratar el fallo",
+        "Relanzar la excepción de la herramienta, aunque sea envuelta en otra o con más contexto, deja la "
+        "llamada sin respuesta. ejecutar no lanza nunca: lo que falla vuelve como error(id, str(e)).",
         None, _CONTRATO),
     "no-contesta": Diagnostico(
         "devuelve None en lugar de una observación",
@@ -64,7 +65,7 @@ DIAGNOSTICOS = {
         None, _CONTRATO),
     "no-termina": Diagnostico(
         "no termina con alguna llamada",
-        "ejecutar contesta en seguida. ¿Hay un bucle que repite la llamada? La herramienta se ejecuta una vez "
+        "ejecutar contesta enseguida. ¿Hay un bucle que repite la llamada? La herramienta se ejecuta una vez "
         "como mucho.",
         None, _CONTRATO),
     # La idea de la lección (no es una cláusula: es una regla de la nota).
@@ -88,7 +89,7 @@ DIAGNOSTICOS = {
         "+ motivo), con is_error a True, para que el modelo sepa que tiene que corregirla.",
         "esquema", _FALLAR),
     "motivo-sin-prefijo": Diagnostico(
-        "el error del esquema no empieza por «no se ha ejecutado: »",
+        "el error del esquema no empieza por “no se ha ejecutado: ”",
         "Ese comienzo le dice al modelo que la llamada no ha llegado a ejecutarse y que repetirla corregida "
         "es seguro.",
         "esquema", _REPETIR),
@@ -97,9 +98,10 @@ DIAGNOSTICOS = {
         "El contenido es «no se ha ejecutado: » seguido del motivo que da incumple, tal cual.",
         "esquema", _FALLAR),
     "captura-solo-un-tipo": Diagnostico(
-        "captura solo algunos tipos de excepción",
-        "Con except FileNotFoundError (o con cualquier tipo concreto) las demás excepciones siguen saliendo de "
-        "ejecutar. La función lance lo que lance, la llamada vuelve como error: captura Exception.",
+        "no captura todas las excepciones de la herramienta",
+        "Con except FileNotFoundError, con cualquier otro tipo concreto o mirando antes si el fichero existe, "
+        "las demás excepciones siguen saliendo de ejecutar. Lance lo que lance la función, la llamada vuelve "
+        "como error: captura Exception.",
         "excepciones", _CONTRATO),
     "contenido-repr": Diagnostico(
         "pone repr(e) como contenido del error",
@@ -112,7 +114,7 @@ DIAGNOSTICOS = {
         "el de la herramienta.",
         "excepciones", _FALLAR),
     "no-se-ha-ejecutado-al-fallar": Diagnostico(
-        "dice «no se ha ejecutado» de un error que surgió al ejecutar",
+        "dice “no se ha ejecutado” de un error que surgió al ejecutar",
         "«no se ha ejecutado: » es solo para las llamadas que no cumplen su esquema. Si la función ha lanzado, "
         "sí se ha ejecutado y puede haber hecho algo antes de fallar: decir lo contrario invita al modelo a "
         "repetir sin riesgo lo que quizá no es idempotente.",
@@ -172,13 +174,18 @@ DIAGNOSTICOS = {
 }
 
 
+# Cómo empieza la línea que explica la equivocación en el mensaje de un NoCumple.
+EQUIVOCACION = "Equivocación probable: "
+
+
 class NoCumple(AssertionError):
-    """Una cláusula que `ejecutar` no cumple. `diagnostico` nombra la equivocación, si se reconoce."""
+    """Una cláusula que `ejecutar` no cumple. `diagnostico` nombra la equivocación, si se reconoce: su
+    nombre corto queda en `diagnostico`, para los informes, y el mensaje dice su etiqueta y qué enseña la lección."""
 
     def __init__(self, mensaje, diagnostico=None):
         self.motivo = mensaje  # lo que ha pasado, sin la explicación de la equivocación
         if diagnostico:
             d = DIAGNOSTICOS[diagnostico]
-            mensaje += "\nEquivocación: %s (%s). %s" % (d.etiqueta, diagnostico, d.leccion)
+            mensaje += "\n%s%s. %s" % (EQUIVOCACION, d.etiqueta, d.leccion)
         super().__init__(mensaje)
         self.diagnostico = diagnostico

@@ -54,6 +54,9 @@ def _pega(k, bloque, ll, bueno):
     """Lo primero que no encaja en el bloque `k` del mensaje, que contesta a la llamada `ll`; None si nada."""
     if bloque is Ellipsis:
         return "Te falta el bloque %d, el de %s: cambia sus ... por error(...) o por resultado(...)." % (k, ll["id"])
+    if isinstance(bloque, list):
+        return ("El bloque %d es una lista: todas las observaciones van juntas en una sola lista, un bloque por "
+                "llamada, sin listas dentro." % k)
     if not (isinstance(bloque, dict) and bloque.get("type") == "tool_result"):
         return ("El bloque %d, %s, no es una observación: hazlo con error(id, contenido) o con "
                 "resultado(id, contenido)." % (k, muestra(bloque)))
@@ -70,7 +73,7 @@ def _pega(k, bloque, ll, bueno):
         elif bueno["content"].startswith("no se ha ejecutado: "):
             regla = "la llamada no cumple su esquema: el contenido es «no se ha ejecutado: » y el motivo que da incumple"
         else:
-            regla = "la herramienta ha lanzado una excepción: el contenido es su mensaje, tal cual (el del primer experimento)"
+            regla = "la herramienta ha lanzado una excepción: el contenido es su mensaje, tal cual (el del experimento)"
         return "El contenido de la observación de %s no es el que toca: %s. Has escrito %r." % (
             ll["id"], regla, bloque.get("content"))
     return None
@@ -92,7 +95,7 @@ CASOS_DE_LA_REGLA = [
      False, False),
     ("añadir, que salió bien", resultado("a3", "lista.txt: 9 caracteres más (ahora tiene 28)"), False, False),
     ("leer un fichero que no existe", error("l1", "no existe el fichero 'recetas/salmorejo.txt'"), True, True),
-    ("escribir, que salió bien", resultado("e1", "escritos 28 caracteres en lista.txt"), True, True),
+    ("escribir, que salió bien", resultado("e1", "se han escrito 28 caracteres en lista.txt"), True, True),
 ]
 
 
@@ -112,10 +115,13 @@ def comprobar_regla(puede_repetirse):
             aciertos += 1
             print("✔ %s: %s" % (que, "se puede repetir" if bueno else "no se puede repetir sin riesgo"))
         else:
-            print("✘ %s: tu regla dice que %s se puede repetir, y %s: %s." % (
-                que, "sí" if dice else "no", "sí" if bueno else "no", _por_que(observacion, idempotente, bueno)))
+            print("✘ %s: tu regla dice que %s, pero %s: %s." % (
+                que, "se puede repetir" if dice else "no se puede repetir", "sí se puede" if bueno else "no es seguro",
+                _por_que(observacion, idempotente, bueno)))
     if aciertos == len(CASOS_DE_LA_REGLA):
         print("\nTu regla acierta los %d casos." % aciertos)
+    else:
+        print("\nAciertas %d de %d casos." % (aciertos, len(CASOS_DE_LA_REGLA)))
 
 
 def _por_que(observacion, idempotente, bueno):

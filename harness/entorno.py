@@ -40,7 +40,7 @@ def buscar(entorno, patron):
 def escribir(entorno, ruta, contenido):
     """Sustituye el fichero `ruta` entero por `contenido` (lo crea si no existe)."""
     entorno[ruta] = contenido
-    return "escritos %d caracteres en %s" % (len(contenido), ruta)
+    return "se han escrito %d caracteres en %s" % (len(contenido), ruta)
 
 
 def _esquema(nombre, descripcion, **campos):

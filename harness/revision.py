@@ -9,6 +9,7 @@ cuenta vigilancia.py.
 """
 
 import contextlib
+import re
 from typing import NamedTuple
 
 from .bloques import error, llamada, muestra, resultado, texto
@@ -34,33 +35,42 @@ def _lo_que_da(ll, ficheros=ENTORNO, fallo=None):
 
 def _respuesta(llamar, ll, entorno, si_es_la_de_la_herramienta="lanza-al-fallar"):
     """La observación con que `ejecutar` contesta a `ll`, si es un tool_result para esa llamada."""
+    fallo = getattr(entorno, "fallo", None)
     try:
         obs = llamar(ll, entorno)
     except NoCumple:
         raise
     except Exception as e:
-        raise _escapada(e, ll, _lo_que_da(ll, entorno, getattr(entorno, "fallo", None))[1],
-                        si_es_la_de_la_herramienta) from None
+        raise _escapada(e, ll, fallo, _lo_que_da(ll, entorno, fallo)[1], si_es_la_de_la_herramienta) from None
     if obs is None:
-        raise NoCumple("Con la llamada %s, ejecutar ha devuelto None." % muestra(ll), "no-contesta")
+        raise NoCumple("Con la llamada %s, ejecutar ha devuelto None." % _dicha(ll, fallo), "no-contesta")
     motivo = _forma(obs, ll)
     if motivo:
         raise NoCumple("Con la llamada %s ha llegado %s, que no es su tool_result: %s."
-                       % (muestra(ll), muestra(obs), motivo), "no-es-un-tool-result")
+                       % (_dicha(ll, fallo), muestra(obs), motivo), "no-es-un-tool-result")
     return obs
 
 
-def _escapada(e, ll, lanzada, si_es_la_de_la_herramienta):
+def _dicha(ll, fallo=None):
+    """La llamada `ll` como se escribe en los mensajes; si la prueba hace fallar su herramienta, lo dice."""
+    if fallo is None:
+        return muestra(ll)
+    return "%s (en esta prueba, su herramienta falla a propósito con %s)" % (muestra(ll), type(fallo).__name__)
+
+
+def _escapada(e, ll, fallo, lanzada, si_es_la_de_la_herramienta):
     """El NoCumple de la excepción `e`, que ha salido de ejecutar con la llamada `ll`, con quién la ha lanzado."""
-    que = "ejecutar ha lanzado %s: %s\n  con la llamada %s." % (_tipo(e), e, muestra(ll))
+    que = "ejecutar ha lanzado %s: %s\n  con la llamada %s." % (_tipo(e), e, _dicha(ll, fallo))
     donde = getattr(e, "origen", None)  # (línea, su texto, dónde está) si la ha lanzado el código de la respuesta
     if _tipo(e) == "NotImplementedError":
         return NoCumple(que, "sin-empezar")
     if donde:
         linea, codigo, sitio = donde
+        # Un raise dentro del except relanza el fallo a propósito; cualquier otra línea falla sin querer.
+        relanza = sitio == "except" and re.match(r"raise\b", codigo)
         return NoCumple("%s La lanza tu código, en la línea %d de tu respuesta, %s:\n      %s"
                         % (que, linea, _SITIOS[sitio], codigo),
-                        "lanza-otra-excepcion" if sitio == "except" else "lanza-tu-codigo")
+                        "lanza-otra-excepcion" if relanza else "lanza-tu-codigo")
     if (_tipo(e), str(e)) == (type(lanzada).__name__, str(lanzada)):
         return NoCumple(que + " Es la excepción de la herramienta: ejecutar no lanza nunca.", si_es_la_de_la_herramienta)
     return NoCumple(que + " ejecutar no lanza nunca.", "lanza-otra-excepcion")
@@ -89,9 +99,9 @@ def _tipo(e):
     return getattr(e, "tipo", type(e).__name__)  # lo que lanzó en una jaula llega con su tipo aparte
 
 
-def _no_es(ll, obs, esperada, diagnostico):
+def _no_es(ll, obs, esperada, diagnostico, fallo=None):
     raise NoCumple("Con la llamada %s\n  se esperaba: %s\n  ha llegado:  %s"
-                   % (muestra(ll), muestra(esperada), muestra(obs)), diagnostico)
+                   % (_dicha(ll, fallo), muestra(esperada), muestra(obs)), diagnostico)
 
 
 def _llama(llamar, ll, entorno):
@@ -106,8 +116,8 @@ def _llama(llamar, ll, entorno):
 
 
 def _ejecutada(ll, entorno):
-    """Exige que la herramienta de `ll` haya corrido, tal cual, con esa llamada."""
-    if not any((n, a) == (ll["name"], ll["input"]) for n, a, _ in entorno.corridas):
+    """Exige que la herramienta de `ll` se haya ejecutado, tal cual, con esa llamada."""
+    if not any((n, a) == (ll["name"], ll["input"]) for n, a, _ in entorno.ejecuciones):
         raise NoCumple("Con la llamada %s, que cumple su esquema, su herramienta no se ha ejecutado." % muestra(ll),
                        "contesta-sin-ejecutar")
 
@@ -165,10 +175,10 @@ def esquema(llamar, casos):
     for ll in casos:
         entorno = Espia()
         obs = _respuesta(llamar, ll, entorno)
-        if any((n, a) != (ll["name"], ll["input"]) for n, a, _ in entorno.corridas):
+        if any((n, a) != (ll["name"], ll["input"]) for n, a, _ in entorno.ejecuciones):
             continue  # la ha arreglado: eso lo mira sin_arreglos
         motivo = incumple(ll)
-        if entorno.corridas or entorno != ENTORNO:
+        if entorno.ejecuciones or entorno != ENTORNO:
             raise NoCumple("La llamada %s no cumple su esquema (%s) y se ha ejecutado." % (muestra(ll), motivo),
                            "ejecuta-sin-esquema")
         esperada = error(ll["id"], "no se ha ejecutado: " + motivo)
@@ -196,7 +206,7 @@ def excepciones(llamar, casos):
                            "no-se-ha-ejecutado-al-fallar" if contenido == "no se ha ejecutado: " + str(lanzada) else
                            "prefijo-en-el-mensaje" if str(lanzada) and contenido.endswith(str(lanzada)) else
                            "mensaje-cambiado")
-            _no_es(ll, obs, esperada, diagnostico)
+            _no_es(ll, obs, esperada, diagnostico, fallo)
     return "cualquier excepción de la herramienta vuelve como error con su mensaje, tal cual"
 
 
@@ -207,11 +217,11 @@ def una_vez(llamar, casos):
         _llama(llamar, ll, entorno)
         if fallo is not None or _lo_que_da(ll)[0]:
             _ejecutada(ll, entorno)
-        veces = sum((n, a) == (ll["name"], ll["input"]) for n, a, _ in entorno.corridas)
+        veces = sum((n, a) == (ll["name"], ll["input"]) for n, a, _ in entorno.ejecuciones)
         if veces > 1:
             falla = not _lo_que_da(ll, fallo=fallo)[0]
             raise NoCumple("Con la llamada %s la herramienta se ha ejecutado %d veces, y se ejecuta una vez como "
-                           "mucho." % (muestra(ll), veces), "reintenta" if falla else "ejecuta-dos-veces")
+                           "mucho." % (_dicha(ll, fallo), veces), "reintenta" if falla else "ejecuta-dos-veces")
     return "la herramienta se ejecuta una vez como mucho: repetirla es cosa del modelo"
 
 
@@ -220,7 +230,7 @@ def sin_arreglos(llamar, casos):
     for ll in casos:
         entorno = Espia()
         _llama(llamar, ll, entorno)
-        otras = [(n, a) for n, a, _ in entorno.corridas if (n, a) != (ll["name"], ll["input"])]
+        otras = [(n, a) for n, a, _ in entorno.ejecuciones if (n, a) != (ll["name"], ll["input"])]
         if otras:
             n, a = otras[0]
             raise NoCumple("Con la llamada %s, ejecutar ha ejecutado %s(%s), que no es lo que pedía el modelo."
@@ -247,9 +257,10 @@ def escrituras(llamar, casos):
         _respuesta(llamar, ll, entorno)
         _ejecutada(ll, entorno)
         ruta, contenido = ll["input"]["ruta"], ll["input"]["contenido"]
-        if entorno.get(ruta) != contenido or not all(en_este for _, _, en_este in entorno.corridas):
-            raise NoCumple("Tras %s el fichero %s debería contener %r y contiene %r: la herramienta ha corrido "
-                           "en otro entorno." % (muestra(ll), ruta, contenido, entorno.get(ruta)), "trabaja-en-una-copia")
+        if entorno.get(ruta) != contenido or not all(en_este for _, _, en_este in entorno.ejecuciones):
+            raise NoCumple("Tras %s el fichero %s debería contener %r y contiene %r: la herramienta se ha "
+                           "ejecutado en otro entorno." % (muestra(ll), ruta, contenido, entorno.get(ruta)),
+                           "trabaja-en-una-copia")
     return "lo que escribe escribir queda en el entorno que recibe ejecutar"
 
 
@@ -315,6 +326,11 @@ PRUEBAS = [n for n in CLAUSULAS if n not in ("contesta", "avisa")]
 CONVERSACIONES = ("salmorejo", "guiones")
 DE_LOS_FALLOS = ("salmorejo", "esquema", "excepciones", "una-vez", "sin-arreglos", "guiones")
 SIN_RESPUESTA = ("sin-empezar", "no-carga")
+# La regla del contrato (la sección «El contrato de `ejecutar`» de la lección) que mira cada cláusula.
+# Las conversaciones las miran todas a la vez.
+REGLA = {"contesta": "Regla 1", "avisa": "Reglas 2 y 3", "salmorejo": "Conversación entera", "esquema": "Regla 2",
+         "excepciones": "Regla 3", "una-vez": "Regla 5", "sin-arreglos": "Regla 6", "resultados": "Regla 4",
+         "escrituras": "Regla 6", "guiones": "Conversaciones enteras"}
 
 # De qué llamadas trata cada cláusula: en ellas se nota su equivocación.
 SOBRE = {
@@ -375,15 +391,15 @@ class Veredicto(NamedTuple):
 
 def reglas(hechas):
     """Las reglas de la nota, las mismas en `revisar` y al corregir: de lo que ha dado `repasar`, el
-    Veredicto de cada cláusula.
+    Veredicto de cada cláusula. (No son las reglas del contrato, numeradas en REGLA: son cómo se puntúa.)
 
-    1. Sin un tool_result para cada llamada básica, nada puntúa. Sin respuesta (el código de partida,
-       o una celda sin ejecutar) se dice así; si no, se dice qué ha pasado. Una vez, en `contesta`.
-    2. Si una de las dos clases de fallo nunca vuelve como error que diga qué ha pasado (`avisa`), las
-       cláusulas de los fallos no puntúan.
-    3. Una equivocación resta una vez, en su casa (diagnosticos.py): otra cláusula que falla por ella
-       puntúa. Una conversación puntúa si falla solo por equivocaciones que ya restan en su casa: con
-       sus llamadas arregladas llega a su final.
+    - La puerta. Sin un tool_result para cada llamada básica, nada puntúa. Sin respuesta (el código de
+      partida, o una celda sin ejecutar) se dice así; si no, se dice qué ha pasado. Una vez, en `contesta`.
+    - La idea de la lección. Si una de las dos clases de fallo nunca vuelve como error que diga qué ha
+      pasado (`avisa`), las cláusulas de los fallos no puntúan.
+    - Una vez, en su casa. Una equivocación resta una vez, en su casa (diagnosticos.py): otra cláusula
+      que falla por ella puntúa. Una conversación puntúa si falla solo por equivocaciones que ya restan
+      en su casa: con sus llamadas arregladas llega a su final.
     """
     puerta = hechas["contesta"]
     if isinstance(puerta, NoCumple):
@@ -436,11 +452,13 @@ MUESTRA = {
                  llamada("m3", "leer", ficheros=["lista.txt"])],
     "avisa": [(llamada("m3", "leer", ficheros=["lista.txt"]), None), (llamada("m4", "abrir", ruta="lista.txt"), None),
               (llamada("m2", "leer", ruta="recetas/paella.txt"), None),
-              (llamada("m8", "listar", carpeta="notas/"), IsADirectoryError("notas/ no es una carpeta"))],
+              (llamada("m8", "listar", carpeta="recetas/gazpacho.txt"),
+               NotADirectoryError("recetas/gazpacho.txt no es una carpeta"))],
     "esquema": [llamada("m4", "abrir", ruta="lista.txt"), llamada("m5", "buscar", patron=3),
                 llamada("m6", "listar", carpeta="recetas/", orden="alfabético")],
     "excepciones": [(llamada("m7", "leer", ruta="recetas/paella.txt"), None),
-                    (llamada("m8", "listar", carpeta="notas/"), IsADirectoryError("notas/ no es una carpeta")),
+                    (llamada("m8", "listar", carpeta="recetas/gazpacho.txt"),
+                     NotADirectoryError("recetas/gazpacho.txt no es una carpeta")),
                     (llamada("m9", "buscar", patron="sal"), MemoryError())],
     "una-vez": [(llamada("m10", "leer", ruta="recetas/paella.txt"), None),
                 (llamada("m11", "escribir", ruta="notas/cena.txt", contenido="Somos ocho."), ConnectionError("sin red")),
@@ -461,8 +479,13 @@ MUESTRA = {
 
 
 def revisar(ejecutar, casos=MUESTRA, segundos=SEGUNDOS):
-    """Prueba `ejecutar` cláusula a cláusula con unos casos de muestra e imprime una línea ✔ o ✘ por cada una."""
+    """Prueba `ejecutar` cláusula a cláusula con unos casos de muestra e imprime una línea ✔ o ✘ por cada
+    una, que empieza por la regla del contrato que mira."""
     veredictos = reglas(repasar(lambda ll, entorno: probar(ejecutar, ll, entorno, segundos), casos))
+    if veredictos["contesta"].diagnosticos == ["sin-empezar"]:  # sin respuesta no hay nada que repasar
+        print("✘ Aún no has escrito tu parte: ejecutar sigue lanzando NotImplementedError. Sustituye la línea "
+              "del raise por tu código, ejecuta esa celda y después esta.")
+        return
     grupos = {}  # las que no puntúan solo por lo que ya dice otra: una línea para todas
     for nombre in CLAUSULAS:
         v = veredictos[nombre]
@@ -476,9 +499,10 @@ def revisar(ejecutar, casos=MUESTRA, segundos=SEGUNDOS):
         if nombre in grupo:
             print("✘ %s: %s Lo explica «%s», arriba." % (_y(grupo), v.texto, v.por))
         elif v.puntua:
-            print("✔ %s: %s" % (nombre, v.texto.replace("\n", "\n    ")))
+            print("✔ %s · %s: %s" % (REGLA[nombre], nombre, v.texto.replace("\n", "\n    ")))
         else:
-            print("✘ %s: %s\n    %s" % (nombre, clausula.__doc__.rstrip("."), v.texto.replace("\n", "\n    ")))
+            print("✘ %s · %s: %s\n    %s" % (REGLA[nombre], nombre, clausula.__doc__.rstrip("."),
+                                            v.texto.replace("\n", "\n    ")))
     puntuan = sum(veredictos[n].puntua for n in PRUEBAS)
     print("\nCon estos casos de muestra puntuarían %d de las %d pruebas del desafío. Al corregir se usan las "
           "mismas comprobaciones y las mismas reglas, con otros casos y otras conversaciones." % (puntuan, len(PRUEBAS)))

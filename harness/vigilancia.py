@@ -29,11 +29,11 @@ class Espia(dict):
 
     def __init__(self, ficheros=ENTORNO, fallo=None):
         super().__init__(ficheros)
-        self.corridas = []  # (nombre, argumentos, si corrió en este entorno y no en otro)
+        self.ejecuciones = []  # (nombre, argumentos, si se ejecutó en este entorno y no en otro)
         self.fallo = fallo
 
     def corre(self, nombre, argumentos, en_este):
-        self.corridas.append((nombre, argumentos, en_este))
+        self.ejecuciones.append((nombre, argumentos, en_este))
         if self.fallo is not None:
             raise self.fallo
 
@@ -129,12 +129,13 @@ def _apunta(entorno, nombre, argumentos, usado):
 
 
 def sin_terminar(ll, entorno, segundos):
-    """El NoCumple de una llamada que no termina a tiempo: si la herramienta ha corrido más de una vez, reintenta."""
-    veces = len(getattr(entorno, "corridas", []))
+    """El NoCumple de una llamada que no termina a tiempo: si la herramienta se ha ejecutado más de una
+    vez, reintenta."""
+    veces = len(getattr(entorno, "ejecuciones", []))
     tiempo = "1 segundo" if segundos == 1 else "%s segundos" % ("%g" % segundos).replace(".", ",")
+    repetida = ", y la herramienta se ha ejecutado %d veces" % veces if veces > 1 else ""
     return NoCumple("ejecutar no ha terminado en %s con la llamada %s%s.\nLa herramienta se ejecuta una vez "
-                    "como mucho." % (tiempo, muestra(ll), ", y la herramienta ha corrido %d veces" % veces if veces > 1 else ""),
-                    "reintenta" if veces > 1 else "no-termina")
+                    "como mucho." % (tiempo, muestra(ll), repetida), "reintenta" if veces > 1 else "no-termina")
 
 
 @contextlib.contextmanager

@@ -99,7 +99,8 @@ def _fallos(nombre, una, dos, dichos):
     fallos = [d for d in dichos if isinstance(d, Exception)]
     if not fallos:
         return []
-    veces = "en las tres ejecuciones" if len(fallos) == 3 else "en %d de las tres ejecuciones" % len(fallos)
+    veces = ("en las tres ejecuciones: una en la primera copia y dos en la segunda" if len(fallos) == 3
+             else "en %d de las tres ejecuciones" % len(fallos))
     frases = list(dict.fromkeys("%s lanzó %s: %s (%s)" % (nombre, type(e).__name__, e, veces) for e in fallos))
     if una == ENTORNO and dos == ENTORNO:
         return frases + ["El entorno queda como estaba: la llamada falló sin cambiar ningún fichero."]
@@ -242,15 +243,15 @@ def _pasos(M):
 
 
 def _bloque_html(b, llamadas, avisos):
-    """Un bloque; una observación dice a qué llamada contesta, y un error se ve en rojo."""
+    """Un bloque; una observación dice a qué llamada contesta, y la de un error se ve en rojo."""
     if _es(b, "text"):
         cuerpo = "<div>%s</div>" % _e(b.get("text"))
     elif _es(b, "tool_use"):
         cuerpo = "<div>llamada %s</div>" % _codigo(muestra(b))
     elif _es(b, "tool_result"):
         error, llamada = b.get("is_error") is True, llamadas.get(b.get("tool_use_id"))
-        cuerpo = '<div style="%s">%s de <b>%s</b>, que contesta a %s<div>%s</div></div>' % (
-            _AVISO if error else "", "<b>error</b>" if error else "observación", _e(b.get("tool_use_id")),
+        cuerpo = '<div style="%s">observación de <b>%s</b>%s, que contesta a %s<div>%s</div></div>' % (
+            _AVISO if error else "", _e(b.get("tool_use_id")), " · <b>error</b>" if error else "",
             _codigo(muestra(llamada)) if llamada else "<i>ninguna llamada</i>", _codigo(b.get("content")))
     else:
         cuerpo = "<div>%s</div>" % _codigo(muestra(b))
@@ -292,7 +293,8 @@ class _Visor(_ConCopia):
         import ipywidgets as w
         self.M, self.titulo, self.pasos, self.turno = list(M), titulo, _pasos(M), 0
         self.anterior, self.siguiente = w.Button(description="◀ Anterior"), w.Button(description="Siguiente ▶")
-        self.etiqueta, self.todo = w.Label(), w.ToggleButton(description="Ver todo")
+        # Con un ancho fijo, «Siguiente» no se mueve cuando la etiqueta se acorta: se puede pulsar seguido.
+        self.etiqueta, self.todo = w.Label(layout=w.Layout(width="12em")), w.ToggleButton(description="Ver todo")
         self.cabecera, self.contenido = w.HTML(_cabecera_html(self.M, titulo)), w.HTML()
         self.caja = w.VBox([self.cabecera, w.HBox([self.anterior, self.etiqueta, self.siguiente, self.todo]),
                             self.contenido])

@@ -41,6 +41,7 @@ from course import CUADERNO, RAIZ, TAREA, limites
 from course.entregas import escribir_entrega, soluciones
 from cursos import modo_del_cuestionario
 from entregas_raras import raras
+from harness.diagnosticos import EQUIVOCACION
 from mutantes import mutantes
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
@@ -713,7 +714,7 @@ def test_lo_que_explica_varias_celdas_se_dice_una_vez(corregido, estudiante):
     """El motivo que deja sin puntos varias celdas está entero en la primera, y las demás remiten a ella."""
     textos = [t for t in _textos(corregido, estudiante).values() if t.startswith("Sin puntos, por ")]
     assert len(textos) >= 6, textos
-    con_equivocacion = [t for t in textos if "Equivocación: " in t.split("\n", 2)[-1] and "El motivo, en" not in t]
+    con_equivocacion = [t for t in textos if EQUIVOCACION in t.split("\n", 2)[-1] and "El motivo, en" not in t]
     assert len(con_equivocacion) == 1, textos
     assert all("El motivo, en la prueba ejecutar-salmorejo." in t for t in textos if t is not con_equivocacion[0])
 
@@ -721,13 +722,14 @@ def test_lo_que_explica_varias_celdas_se_dice_una_vez(corregido, estudiante):
 @pytest.mark.parametrize("mutante", ["errata", "sin-return"])
 def test_una_excepcion_de_tu_codigo_se_nombra_con_su_linea(corregido, mutante):
     """Un KeyError de una errata, o un UnboundLocalError de un return olvidado: lo lanza una línea del
-    estudiante, fuera del try, y eso es lo que dice, con esa línea (no «lanza una excepción propia al tratar el fallo»)."""
+    estudiante, fuera del try, y eso es lo que dice, con esa línea (no «vuelve a lanzar la excepción al tratar el fallo»)."""
     texto = _textos(corregido, "mutante_" + mutante)["ejecutar-salmorejo"]
     hecho = re.search(r"en la línea (\d+) de tu respuesta, fuera del try:\n\s*(.+)", texto)
     assert hecho, texto
     linea = MUTANTES[mutante].codigo.splitlines()[int(hecho.group(1)) - 1].strip()
     assert hecho.group(2).strip() == linea, (hecho.group(2), linea)
-    assert "(lanza-tu-codigo)" in texto and "lanza-otra-excepcion" not in texto
+    from harness.diagnosticos import DIAGNOSTICOS
+    assert DIAGNOSTICOS["lanza-tu-codigo"].etiqueta in texto and DIAGNOSTICOS["lanza-otra-excepcion"].etiqueta not in texto
 
 
 def _resumen_y_cuaderno(corregido, estudiante):

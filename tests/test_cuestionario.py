@@ -152,8 +152,8 @@ def test_la_comprobacion_visible_en_un_nucleo_de_verdad():
                         "respuesta_3 = false",
                         "respuesta_4 = 'a, d'", "revisar_formato('respuesta_4')",
                         "respuesta_2 = 'z'", "revisar_formato('respuesta_2')",
-                        "x = no_existe")
-    sin_comillas, no_existe, booleano, _, vale, _, mal, otro = [c.outputs for c in celdas[1:]]
+                        "x = no_existe", "def f(llamada):\n    return c\n\nf(None)")
+    sin_comillas, no_existe, booleano, _, vale, _, mal, otro, en_el_desafio = [c.outputs for c in celdas[1:]]
     # Una letra sin comillas: una pista en español, no una traza en inglés.
     assert sin_comillas[0].ename == "NameError"
     assert sin_comillas[0].traceback == ['✘ NameError: c no está definido. Python ha leído c como una variable. '
@@ -163,6 +163,9 @@ def test_la_comprobacion_visible_en_un_nucleo_de_verdad():
     assert vale[0].text.startswith("El formato de respuesta_4 es válido.")
     assert mal[0].ename == "FormatoNoValido" and "una sola letra entre comillas" in mal[0].evalue
     assert otro[0].ename == "NameError" and len(otro[0].traceback) > 1  # los demás NameError, como siempre
+    # También una letra suelta fuera de una respuesta (en el desafío, por ejemplo): con su traza de siempre.
+    assert en_el_desafio[0].ename == "NameError" and len(en_el_desafio[0].traceback) > 1
+    assert "Escribe la letra entre comillas" not in "".join(en_el_desafio[0].traceback)
 
 
 # El widget formativo

@@ -154,11 +154,12 @@ def test_revisar_va_justo_debajo_de_la_respuesta():
 
 def test_el_cuestionario_de_la_fuente_es_el_de_course_cuestionario():
     """Las celdas del cuestionario en la fuente están en modo calificado y salen de PREGUNTAS: un solo sitio."""
-    from course.cuestionario import INTRODUCCION, PREGUNTAS, enunciado
+    from course.cuestionario import IMPORTA, INTRODUCCION, PREGUNTAS, enunciado
 
     fuente = nbformat.read(FUENTE, as_version=4)
     marcadas = {c.metadata["cuestionario"]: c.source for c in fuente.cells if "cuestionario" in c.metadata}
-    assert marcadas == {"introduccion": INTRODUCCION["calificado"], **{n: enunciado(n) for n in PREGUNTAS}}
+    assert marcadas == {"introduccion": INTRODUCCION["calificado"], "importa": IMPORTA["calificado"],
+                        **{n: enunciado(n) for n in PREGUNTAS}}
 
 
 def test_validate_acepta_la_fuente():

@@ -57,6 +57,7 @@ def test_el_mensaje_bueno_lo_acepta_el_propio_modelo_guionizado(capsys):
     ([BUENO_TRAS_EL_2[0], resultado("t3", "lista.txt")], "el contenido es lo que devuelve la herramienta, tal cual"),
     ([BUENO_TRAS_EL_2[0], dict(BUENO_TRAS_EL_2[1], visto=True)], "El modelo guionizado no lo acepta"),
     ([BUENO_TRAS_EL_2[0], "pan, leche, patatas"], "no es una observación"),
+    ([[BUENO_TRAS_EL_2[0]], [BUENO_TRAS_EL_2[1]]], "El bloque 1 es una lista: todas las observaciones van juntas"),
 ])
 def test_cada_equivocacion_del_ejercicio_1_tiene_su_pista(capsys, mensaje, pista):
     salida = dice(capsys, 2, mensaje)
@@ -133,6 +134,17 @@ def test_cada_regla_equivocada_dice_en_que_casos_y_por_que(capsys, mala, cuantas
     salida = capsys.readouterr().out
     assert salida.count("✘ ") == cuantas_mal and pista in salida, salida
     assert "acierta los" not in salida
+    assert salida.rstrip().endswith("Aciertas %d de 5 casos." % (5 - cuantas_mal)), salida
+
+
+def test_una_regla_equivocada_dice_lo_que_dice_ella_y_lo_que_toca(capsys):
+    comprobar_regla(lambda o, i: True)
+    salida = capsys.readouterr().out
+    assert ("✘ añadir_y_fallar, que escribió y después lanzó: tu regla dice que se puede repetir, pero no es "
+            "seguro: el error salió durante la ejecución") in salida, salida
+    comprobar_regla(lambda o, i: False)
+    salida = capsys.readouterr().out
+    assert "✘ leer un fichero que no existe: tu regla dice que no se puede repetir, pero sí se puede: " in salida, salida
 
 
 def test_la_regla_sin_escribir_lo_dice_una_vez_y_no_lanza(capsys):

@@ -98,6 +98,7 @@ def test_la_traza_del_salmorejo_por_el_sdk(api):
         ModeloGuionizado(guion_de(INICIO, RESPUESTAS, VISTO)), INICIO, dict(ENTORNO), 10, ejecutar_correcto)[2])
     assert entorno == ENTORNO
     assert claude.turno == 4 and claude.tokens == {"entrada": 4600, "salida": 120}
+    assert claude.entrada_por_turno == [1000, 1100, 1200, 1300]
     # Cada petición lleva la conversación que espera el guion en ese turno, el sistema aparte y las cuatro herramientas.
     assert len(api.recibidas) == 4
     for (esperada, _), peticion, cabeceras in zip(guion_de(INICIO, RESPUESTAS, VISTO), api.recibidas, api.cabeceras):
@@ -132,6 +133,7 @@ def test_una_respuesta_cortada_por_max_tokens_no_es_una_respuesta(api, tmp_path)
         bucle(claude, INICIO, dict(ENTORNO), 10, ejecutar_correcto)
     assert "turno 2" in str(cortada.value) and "max_tokens=64" in str(cortada.value)
     assert claude.turno == 1 and claude.tokens == {"entrada": 800, "salida": 84}  # lo cortado también se paga
+    assert claude.entrada_por_turno == [100, 700]
     assert len(guion_desde(grabada)) == 1  # y no se graba
 
 
@@ -228,6 +230,8 @@ def test_sin_clave_se_dice_como_conseguirla(monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
     assert "ANTHROPIC_API_KEY" in que_falta() and "https://console.anthropic.com" in que_falta()
+    # El núcleo hereda las variables del servidor de JupyterLab: reiniciarlo no basta, y el mensaje lo dice.
+    assert "abre JupyterLab desde esa misma terminal" in que_falta() and "reiniciar el núcleo no basta" in que_falta()
     with pytest.raises(SinRespuesta, match="falta la variable de entorno ANTHROPIC_API_KEY"):
         ModeloClaude(MODELO)
 
@@ -357,7 +361,7 @@ def test_con_clave_la_seccion_espera_al_boton(api, tmp_path):
     """«Ejecutar todas las celdas» con clave no llama a la API; el botón, sí, con el ejecutar del estudiante."""
     ruta = _leccion_con_respuestas(tmp_path)
     nb = nbformat.read(ruta, as_version=4)
-    pulsar = new_code_cell("salmorejo_de_verdad.pulsar()\ncon_un_modelo_de_verdad(INICIO[1][1])")
+    pulsar = new_code_cell("salmorejo_de_verdad.pulsar()\nconversar(INICIO[1][1], ejecutar)")
     nb.cells.append(pulsar)
     todas = len(nb.cells) - 1
     api.plan = [mensaje(r) for r in RESPUESTAS] * 2
@@ -378,6 +382,7 @@ def test_con_clave_la_seccion_espera_al_boton(api, tmp_path):
     assert "bucle devuelve 'fin': " + FINAL in salida
     assert "Ficheros cambiados: ninguno" in salida
     assert "Gastado: 400 tokens de entrada y 80 de salida en 4 turnos." in salida
+    assert "Tokens de entrada en cada turno: 100, 100, 100, 100" in salida
 
 
 def test_el_boton_llama_solo_al_pulsarlo():

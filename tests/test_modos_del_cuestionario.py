@@ -19,7 +19,7 @@ from nbgrader.api import Gradebook
 
 from course import CUADERNO, RAIZ, TAREA
 from course import informe
-from course.cuestionario import PREGUNTAS, respuestas_del_cuaderno
+from course.cuestionario import IMPORTA, PREGUNTAS, respuestas_del_cuaderno
 from course.entregas import escribir_entrega, soluciones
 from cursos import copiar_curso, modo_del_cuestionario, nbgrader
 from harness.cuestionario import RESPUESTA_MIME
@@ -89,12 +89,15 @@ def test_la_release_es_valida_y_lleva_el_cuestionario_del_modo(curso):
     nbformat.validate(release)
     preguntas = sorted(c for c in curso["celdas"] if c.startswith("pregunta-"))
     widgets = [c for c in release.cells if c.cell_type == "code" and re.match(r"# Pregunta \d, formativa", c.source)]
+    [importa] = [c.source for c in release.cells if c.get("id") == "cuestionario-importa"]
     if curso["modo"] == "calificado":
         assert preguntas == ["pregunta-%d" % n for n in PREGUNTAS] and not widgets
         assert all(curso["celdas"][p] == 1 for p in preguntas)
+        assert importa == IMPORTA["calificado"]
     else:
         assert preguntas == [] and len(widgets) == len(PREGUNTAS)
         assert all(c.metadata["jupyter"]["source_hidden"] for c in widgets)
+        assert importa == IMPORTA["formativo"] == "from harness.cuestionario import pregunta"
 
 
 def test_la_clave_solo_la_ve_el_estudiante_en_modo_formativo(curso):

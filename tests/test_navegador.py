@@ -228,6 +228,9 @@ def comprobar_visor(pagina):
     assert total >= 1, etiqueta.text_content()
     contenido = visor.locator(".widget-html-content").last
     vistos = [contenido.text_content()]
+    # La etiqueta más larga cabe en su ancho fijo, y «Siguiente» no se mueve: se puede pulsar seguido.
+    assert etiqueta.evaluate("e => e.scrollWidth <= e.clientWidth"), etiqueta.text_content()
+    donde = siguiente.bounding_box()["x"]
     for k in range(1, total + 1):
         # Con el teclado, como lo haría quien no usa el ratón: foco en «Siguiente» y Enter.
         siguiente.focus()
@@ -235,6 +238,7 @@ def comprobar_visor(pagina):
         expect(etiqueta).to_contain_text(f"turno {k} de {total}", timeout=nv.ESPERA_UI * 1000)
         expect(contenido).not_to_have_text(vistos[-1], timeout=nv.ESPERA_UI * 1000)
         vistos.append(contenido.text_content())
+        assert siguiente.bounding_box()["x"] == donde, f"«Siguiente» se ha movido en el turno {k}"
         if k == 2:  # el turno de los dos errores
             capturar(visor, "visor.png")
     expect(siguiente).to_be_disabled()

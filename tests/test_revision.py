@@ -9,20 +9,27 @@ import pytest
 from nbclient import NotebookClient
 
 from course import CUADERNO, RAIZ, TAREA
-from harness.revision import CLAUSULAS, DE_LOS_FALLOS, DIAGNOSTICOS, PRUEBAS, revisar
+from harness.diagnosticos import EQUIVOCACION
+from harness.revision import CLAUSULAS, DE_LOS_FALLOS, DIAGNOSTICOS, PRUEBAS, REGLA, revisar
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
 
 
-def _ejecutar(nombre):
-    """El `ejecutar` de una entrega del catálogo, definido como en el cuaderno (que guarda el código de cada
-    celda en linecache, y así una traza sabe qué dice cada línea)."""
+def _ejecutar(nombre, codigo=None):
+    """El `ejecutar` de una entrega del catálogo (o de `codigo`), definido como en el cuaderno (que guarda el
+    código de cada celda en linecache, y así una traza sabe qué dice cada línea)."""
     espacio = {"__name__": "__main__"}
     exec("from harness import *", espacio)
-    codigo = (CATALOGO / (nombre + ".py")).read_text(encoding="utf-8")
+    if codigo is None:
+        codigo = (CATALOGO / (nombre + ".py")).read_text(encoding="utf-8")
     linecache.cache[nombre] = (len(codigo), None, codigo.splitlines(True), nombre)
     exec(compile(codigo, nombre, "exec"), espacio)
     return espacio["ejecutar"]
+
+
+# «✔ Regla 3 · excepciones: …», o una línea para varias que no puntúan por lo mismo: «✘ esquema y guiones: …».
+_LINEA = re.compile(r"([✔✘]) (?:(?:%s) · )?([a-z-]+(?:, [a-z-]+)*(?: y [a-z-]+)?): "
+                    % "|".join(map(re.escape, set(REGLA.values()))))
 
 
 def _lineas(ejecutar, capsys):
@@ -31,7 +38,7 @@ def _lineas(ejecutar, capsys):
     salida = capsys.readouterr().out
     lineas = {}
     for linea in salida.splitlines():
-        hecho = re.match(r"([✔✘]) ([a-z-]+(?:, [a-z-]+)*(?: y [a-z-]+)?): ", linea)
+        hecho = _LINEA.match(linea)
         if hecho:
             for nombre in re.split(r", | y ", hecho.group(2)):
                 lineas[nombre] = linea
@@ -49,7 +56,8 @@ def test_una_respuesta_correcta_cumple_cada_clausula(nombre, capsys):
     assert "puntuarían %d de las %d pruebas" % (len(PRUEBAS), len(PRUEBAS)) in salida
 
 
-@pytest.mark.parametrize("nombre", sorted(f.stem for f in CATALOGO.glob("mal_*.py") if f.stem != "mal_sintaxis"))
+@pytest.mark.parametrize("nombre", sorted(f.stem for f in CATALOGO.glob("mal_*.py")
+                                           if f.stem not in ("mal_sintaxis", "mal_sin_empezar")))
 def test_ninguna_respuesta_mal_pasa_la_lista_entera(nombre, capsys):
     """La lista no dice «todo bien» a una entrega que pierde puntos al corregir, y nombra cada cláusula."""
     lineas, salida = _lineas(_ejecutar(nombre), capsys)
@@ -57,9 +65,25 @@ def test_ninguna_respuesta_mal_pasa_la_lista_entera(nombre, capsys):
     assert _fallidas(lineas), salida
 
 
+def test_cada_linea_empieza_por_la_regla_del_contrato_que_mira(capsys):
+    lineas, salida = _lineas(_ejecutar("correcto_try_except"), capsys)
+    for nombre, linea in lineas.items():
+        assert linea.startswith("✔ %s · %s: " % (REGLA[nombre], nombre)), salida
+    # Las reglas son las seis del contrato, en la lección; y cada una la mira alguna cláusula.
+    numeros = {int(n) for regla in REGLA.values() for n in re.findall(r"\d+", regla)}
+    assert numeros == set(range(1, 7)), REGLA
+
+
+def test_sin_empezar_es_una_sola_linea(capsys):
+    """Con el código de partida no hay nada que repasar: una línea que dice qué hacer, y ninguna más."""
+    revisar(_ejecutar("mal_sin_empezar"))
+    salida = capsys.readouterr().out
+    assert salida.startswith("✘ Aún no has escrito tu parte: ejecutar sigue lanzando NotImplementedError.")
+    assert salida.count("\n") == 1, salida
+
+
 # (entrega, la cláusula cuya línea lleva ✘, la equivocación que nombra).
 EQUIVOCACIONES = [
-    ("mal_sin_empezar", "contesta", "sin-empezar"),
     ("mal_a_medias_lanza", "contesta", "lanza-al-fallar"),
     ("mal_relanza", "contesta", "lanza-otra-excepcion"),
     ("mal_devuelve_none", "contesta", "no-contesta"),
@@ -87,9 +111,11 @@ EQUIVOCACIONES = [
 @pytest.mark.parametrize("nombre, clausula, diagnostico", EQUIVOCACIONES)
 def test_la_linea_de_la_clausula_nombra_la_equivocacion(nombre, clausula, diagnostico, capsys):
     lineas, salida = _lineas(_ejecutar(nombre), capsys)
-    assert lineas[clausula].startswith("✘ %s: %s" % (clausula, CLAUSULAS[clausula].__doc__.rstrip("."))), salida
+    assert lineas[clausula].startswith("✘ %s · %s: %s" % (REGLA[clausula], clausula,
+                                                         CLAUSULAS[clausula].__doc__.rstrip("."))), salida
     d = DIAGNOSTICOS[diagnostico]
-    assert salida.count("Equivocación: %s (%s). %s" % (d.etiqueta, diagnostico, d.leccion)) == 1, salida
+    assert salida.count("%s%s. %s" % (EQUIVOCACION, d.etiqueta, d.leccion)) == 1, salida
+    assert "(%s)" % diagnostico not in salida, salida  # el nombre corto es para los informes, no para el estudiante
     # Una equivocación resta una vez: las demás cláusulas puntúan, o no puntúan por lo que ya dice esa línea
     # (sin respuesta, o sin la idea de la lección), en una sola línea que remite a ella.
     otras = _fallidas(lineas) - {clausula}
@@ -101,6 +127,40 @@ def test_la_linea_de_la_clausula_nombra_la_equivocacion(nombre, clausula, diagno
         assert not otras, salida
     remiten = {l for n, l in lineas.items() if n in otras and "Lo explica «%s», arriba." % clausula in l}
     assert len(remiten) <= 1 and all(l.startswith("✘ ") for l in remiten), salida
+
+
+# Una excepción que sale del código del estudiante: se dice su línea, y si es un raise dentro del except
+# (relanza el fallo) o cualquier otra línea (una errata, un return olvidado).
+_CON_EXCEPT = '''def ejecutar(llamada, entorno):
+    motivo = incumple(llamada)
+    if motivo is not None:
+        return error(llamada["id"], "no se ha ejecutado: " + motivo)
+    try:
+        devuelto = FUNCIONES[llamada["name"]](entorno, **llamada["input"])
+    except Exception as e:
+        %s
+    return resultado(llamada["id"], devuelto)
+'''
+
+
+@pytest.mark.parametrize("en_el_except, linea, sitio, diagnostico", [
+    ('error(llamada["id"], str(e))', 9, "fuera del try", "lanza-tu-codigo"),           # falta el return
+    ("return error(llamada.id, str(e))", 8, "dentro de un except", "lanza-tu-codigo"),  # una errata
+    ('raise RuntimeError("no he podido: %s" % e)', 8, "dentro de un except", "lanza-otra-excepcion"),
+])
+def test_una_excepcion_de_tu_codigo_se_diagnostica_por_su_linea(en_el_except, linea, sitio, diagnostico, capsys):
+    codigo = _CON_EXCEPT % en_el_except
+    lineas, salida = _lineas(_ejecutar("<celda %s>" % diagnostico, codigo), capsys)
+    assert lineas["contesta"].startswith("✘ "), salida
+    assert "en la línea %d de tu respuesta, %s:\n          %s\n" % (linea, sitio, codigo.splitlines()[linea - 1].strip()) in salida
+    d = DIAGNOSTICOS[diagnostico]
+    assert "%s%s. %s" % (EQUIVOCACION, d.etiqueta, d.leccion) in salida, salida
+
+
+def test_una_herramienta_que_falla_a_proposito_se_dice(capsys):
+    """Los casos de muestra hacen fallar listar, que en la lección no lanza nunca: el mensaje lo avisa."""
+    lineas, salida = _lineas(_ejecutar("mal_solo_filenotfound"), capsys)
+    assert "(en esta prueba, su herramienta falla a propósito con NotADirectoryError)" in lineas["excepciones"] + salida
 
 
 def test_mirar_el_entorno_no_es_ejecutar_la_herramienta(capsys):
@@ -130,8 +190,7 @@ def test_la_lista_corre_en_el_cuaderno_de_release():
     assert salida.count("✔ ") == len(CLAUSULAS) and "✘" not in salida, salida
     celdas = _release_con(None)  # la celda tal como llega al estudiante
     salida, _ = celdas["revisar"]
-    assert "(sin-empezar)" in salida and "Sin respuesta no hay puntos" in salida, salida
-    assert salida.count("✘ ") == 2, salida  # la puerta, y una línea para las demás, que remite a ella
+    assert salida.startswith("✘ Aún no has escrito tu parte") and salida.count("✘ ") == 1, salida
     # La prueba visible no enseña una traza por dentro de bucle: dice qué falta, en una línea.
     _, fallo = celdas["ejecutar-salmorejo"]
     assert fallo.ename == "Escapada" and len(fallo.traceback) == 1, fallo.traceback
@@ -146,7 +205,7 @@ def test_except_filenotfounderror_pasa_el_salmorejo_y_no_la_prueba_visible_de_la
     primera_con_error = next(i for i in ids if celdas[i][1] is not None)
     assert primera_con_error == "ejecutar-excepciones"
     assert ids.index("ejecutar") < ids.index("revisar") < ids.index(primera_con_error)
-    assert "(captura-solo-un-tipo)" in celdas["revisar"][0]
+    assert DIAGNOSTICOS["captura-solo-un-tipo"].etiqueta in celdas["revisar"][0]
     assert celdas["ejecutar-salmorejo"][0].startswith("✔ La conversación del salmorejo llega al final")
     fallo = celdas["ejecutar-excepciones"][1]
     assert fallo.ename == "Escapada" and len(fallo.traceback) == 1, fallo.traceback
@@ -162,5 +221,13 @@ def test_en_el_cuaderno_una_excepcion_de_tu_codigo_dice_su_linea():
     linea = errata.splitlines().index('    funcion = FUNCIONES[ll["nombre"]]') + 1
     salida, _ = _release_con(codigo=errata)["revisar"]
     assert "en la línea %d de tu respuesta, fuera del try:\n" % linea in salida, salida
-    assert 'funcion = FUNCIONES[ll["nombre"]]' in salida and "(lanza-tu-codigo)" in salida, salida
+    assert 'funcion = FUNCIONES[ll["nombre"]]' in salida and DIAGNOSTICOS["lanza-tu-codigo"].etiqueta in salida, salida
     assert "Sin respuesta" not in salida, salida
+
+
+def test_la_prueba_visible_de_las_excepciones_nombra_la_copia_del_entorno():
+    """En una copia del entorno, leer no ve el disco que falla y no lanza: la prueba visible lo dice así, en
+    lugar de quejarse de un error que el estudiante sí ha capturado."""
+    fallo = _release_con("mal_copia_entorno")["ejecutar-excepciones"][1]
+    assert fallo.ename == "NoPasa" and len(fallo.traceback) == 1, fallo.traceback
+    assert "leer no ha llegado a lanzar PermissionError: tu ejecutar le ha pasado otro entorno (¿una copia?)" in fallo.traceback[0]

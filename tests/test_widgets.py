@@ -71,7 +71,7 @@ def test_añadir_y_fallar_cambia_el_entorno_aunque_falla_y_el_explorador_lo_dice
     e.herramienta.value = "añadir_y_fallar"
     salida = visible(e.salida.value)
     assert ("añadir_y_fallar lanzó TimeoutError: el disco no ha confirmado la escritura en lista.txt "
-            "(en las tres ejecuciones)") in salida
+            "(en las tres ejecuciones: una en la primera copia y dos en la segunda)") in salida
     assert "El entorno ha cambiado aunque la llamada falló" in salida and "Traceback" not in salida
     assert "lista.txt pan, leche, patatas, tomates pan, leche, patatas, tomates, tomates" in salida
     assert "no idempotente" in e.texto()
@@ -93,7 +93,7 @@ def test_leer_un_fichero_que_no_existe_dice_lo_que_lanzo_y_que_el_entorno_sigue_
     e = explorador()
     e.campos["ruta"].value = "x.txt"    # lo que llega al pulsar Enter en el campo
     salida = visible(e.salida.value)
-    assert "leer lanzó FileNotFoundError: no existe el fichero 'x.txt' (en las tres ejecuciones)" in salida
+    assert "leer lanzó FileNotFoundError: no existe el fichero 'x.txt' (en las tres ejecuciones:" in salida
     assert "El entorno queda como estaba" in salida and "Traceback" not in salida
     assert "idempotente: una y dos ejecuciones dejan el mismo entorno" in salida
     assert all("rgba(" not in fila(e.salida.value, ruta) for ruta in ENTORNO)
@@ -129,7 +129,7 @@ def test_el_visor_recorre_la_traza_del_salmorejo_turno_a_turno():
     v.siguiente.click()
     ahora = visible(v.contenido.value)
     assert v.etiqueta.value == "turno 1 de 4" and "Leo la receta y la lista." in ahora
-    assert ("error de t1, que contesta a t1 → leer(rutas=['recetas/salmorejo.txt', 'lista.txt']) "
+    assert ("observación de t1 · error, que contesta a t1 → leer(rutas=['recetas/salmorejo.txt', 'lista.txt']) "
             "no se ha ejecutado: falta el campo 'ruta'") in ahora
     for _ in range(10):
         v.siguiente.click()
@@ -144,8 +144,9 @@ def test_el_visor_recorre_la_traza_del_salmorejo_turno_a_turno():
 def test_el_visor_marca_los_errores_en_rojo():
     v = visor(traza_del_salmorejo())
     todo = v.html()
-    assert todo.count("<b>error</b> de") == 2 and todo.count("observación de") == 2
-    errores = re.findall(r'<div style="([^"]*)"><b>error</b> de <b>(t\d)</b>', todo)
+    # Un error es una observación más: lo que cambia es la marca y el color.
+    assert todo.count(" · <b>error</b>") == 2 and todo.count("observación de") == 4
+    errores = re.findall(r'<div style="([^"]*)">observación de <b>(t\d)</b> · <b>error</b>', todo)
     assert [t for _, t in errores] == ["t1", "t2"] and all("rgba(244, 67, 54" in s for s, _ in errores)
     assert "Conversación sin roturas" in visible(v.cabecera.value)
 
@@ -223,5 +224,5 @@ def test_nbconvert_enseña_las_copias_de_un_cuaderno_ejecutado_con_un_nucleo_de_
     texto = visible(pagina)
     assert "Llamada: añadir(" in texto and "pan, leche, patatas, tomates, tomates" in texto
     assert "El primer turno Conversación sin roturas" in texto
-    assert "error de t1, que contesta a t1 → leer(rutas=['recetas/salmorejo.txt', 'lista.txt'])" in texto
+    assert "observación de t1 · error, que contesta a t1 → leer(rutas=['recetas/salmorejo.txt', 'lista.txt'])" in texto
     assert VISTA not in pagina

@@ -1,6 +1,7 @@
 """Pone en el cuaderno fuente las celdas del desafío tal como las corrige course/calificacion.py (idempotente).
 
-Puntos de cada celda ejecutar-*, comentarios de las pruebas ocultas, la prueba visible de ejecutar-excepciones,
+Puntos de cada celda ejecutar-*, comentarios de las pruebas (con la regla del contrato de la que tratan), la
+prueba visible de ejecutar-excepciones,
 la celda ejecutar-sin-arreglos tras ejecutar-una-vez y la celda de la lista de comprobación (id `revisar`)
 justo debajo de la respuesta, para que «Ejecutar todas las celdas» llegue a ella aunque falle una prueba.
 No toca ninguna otra celda: sirve también para trasplantar el desafío a un cuaderno reescrito.
@@ -22,16 +23,25 @@ def oculta(nombre, comentario):
 
 
 # Lo que ve y ejecuta el estudiante en una celda de prueba, tras la parte oculta (al corregir no se ejecuta:
-# la celda la decide course/calificacion.py). Con «except FileNotFoundError» no pasa.
+# la celda la decide course/calificacion.py). Con «except FileNotFoundError» no pasa. Su comentario, que va
+# antes de la parte oculta, está en COMENTARIOS.
 VISIBLES = {
+    "ejecutar-salmorejo": '''
+from harness.ejercicios import en_prueba
+
+modelo_de_prueba = ModeloGuionizado(guion_de(INICIO, RESPUESTAS, VISTO))
+entorno_de_prueba = dict(ENTORNO)
+como_acaba, texto_final, _ = bucle(modelo_de_prueba, INICIO, entorno_de_prueba, 10, en_prueba(ejecutar))
+assert como_acaba == "fin", "La conversación debería terminar con 'fin' y ha terminado con %r." % como_acaba
+assert texto_final == FINAL, "El último turno debería decir %r y dice %r." % (FINAL, texto_final)
+assert entorno_de_prueba == ENTORNO, "La conversación del salmorejo no debe cambiar ningún fichero."
+print("✔ La conversación del salmorejo llega al final con tu ejecutar, y los ficheros siguen igual.")''',
     "ejecutar-excepciones": '''
-# Prueba visible: leer, en un disco que falla al leer un fichero que sí existe, con excepciones que no son
-# FileNotFoundError. Tu ejecutar tiene que contestar igual: un error con el mensaje de la excepción, tal cual.
 from harness.ejercicios import NoPasa, en_prueba
 
 
 class DiscoQueFalla(dict):
-    """Los ficheros de ENTORNO en un disco que sabe cuáles hay, pero lanza `fallo` al leer cualquiera."""
+    \"\"\"Los ficheros de ENTORNO en un disco que sabe cuáles hay, pero lanza `fallo` al leer cualquiera.\"\"\"
 
     def __init__(self, fallo):
         super().__init__(ENTORNO)
@@ -43,6 +53,10 @@ class DiscoQueFalla(dict):
 
 for fallo in (PermissionError("no tienes permiso para leer 'lista.txt'"), ValueError("lista.txt no está en UTF-8")):
     observacion = en_prueba(ejecutar)(llamada("v1", "leer", ruta="lista.txt"), DiscoQueFalla(fallo))
+    if observacion == resultado("v1", ENTORNO["lista.txt"]):  # leer ha leído bien: no era este disco
+        raise NoPasa("leer no ha llegado a lanzar %s: tu ejecutar le ha pasado otro entorno (¿una copia?).\\n"
+                     "La herramienta trabaja en el mismo entorno que recibe ejecutar (regla 6 del contrato)."
+                     % type(fallo).__name__)
     if observacion != error("v1", str(fallo)):
         raise NoPasa("cuando leer lanza %s, debería llegar %s\\ny ha llegado %s."
                      % (type(fallo).__name__, muestra(error("v1", str(fallo))), muestra(observacion)))
@@ -50,17 +64,35 @@ print("✔ Con PermissionError y con ValueError, tu ejecutar contesta con un err
 }
 
 
+# El comentario de cada celda de prueba con parte oculta: qué mira, y de qué regla del contrato trata
+# (la numeración de la lección y de `revisar`, harness.revision.REGLA).
 COMENTARIOS = {
-    "ejecutar-excepciones": "# Prueba oculta: herramientas que lanzan excepciones de tipos distintos, algunas sin mensaje y\n"
-                            "# otras con varios argumentos. Comprueba que cada una vuelve como error con el mensaje de la\n"
-                            "# excepción, tal cual, y que ninguna sale de ejecutar.\n",
-    "ejecutar-una-vez": "# Prueba oculta: cuenta cuántas veces se llama a la función de la herramienta en cada llamada (mirar\n"
-                        "# el entorno no cuenta). Comprueba que se ejecuta una vez como mucho, también cuando falla: repetir\n"
-                        "# es cosa del modelo.\n",
-    "ejecutar-sin-arreglos": "# Prueba oculta: llamadas que invitan a arreglarlas (un campo con otro nombre, un fichero con una\n"
-                             "# errata). Comprueba que ejecutar no ejecuta nada distinto de lo que ha pedido el modelo.\n",
-    "ejecutar-guiones": "# Prueba oculta: otras conversaciones guionizadas que no has visto, con errores de las dos clases,\n"
-                        "# pasadas por el bucle con tu ejecutar: cada llamada recibe su observación, en orden.\n",
+    "ejecutar-salmorejo": "# Prueba visible, con todas las reglas del contrato: la conversación del salmorejo, entera, por el\n"
+                          "# bucle con tu ejecutar. Si tu ejecutar deja salir una excepción, o el modelo guionizado recibe\n"
+                          "# algo que no espera, lo dice en pocas líneas.\n",
+    "ejecutar-esquema": "# Prueba oculta, regla 2 del contrato: llamadas que no cumplen su esquema (una herramienta que no\n"
+                        "# existe, un campo que falta o que sobra, un tipo equivocado). Comprueba que no se ejecutan, que no\n"
+                        "# tocan el entorno y que su error da el motivo exacto.\n",
+    "ejecutar-excepciones": "# Prueba visible, regla 3 del contrato: leer, en un disco que falla al leer un fichero que sí existe,\n"
+                            "# con excepciones que no son FileNotFoundError. Tu ejecutar tiene que contestar igual: un error con\n"
+                            "# el mensaje de la excepción, tal cual.\n"
+                            "# Al corregir se añaden pruebas ocultas: herramientas que lanzan excepciones de tipos distintos,\n"
+                            "# algunas sin mensaje y otras con varios argumentos. Cada una debe volver como error con el\n"
+                            "# mensaje de la excepción, tal cual, y ninguna debe salir de ejecutar.\n",
+    "ejecutar-una-vez": "# Prueba oculta, regla 5 del contrato: cuenta cuántas veces se llama a la función de la herramienta en\n"
+                        "# cada llamada (mirar el entorno no cuenta). Comprueba que se ejecuta una vez como mucho, también\n"
+                        "# cuando falla: repetir es cosa del modelo.\n",
+    "ejecutar-sin-arreglos": "# Prueba oculta, regla 6 del contrato: llamadas que invitan a arreglarlas (un campo con otro nombre,\n"
+                             "# un fichero con una errata). Comprueba que ejecutar no ejecuta nada distinto de lo que ha pedido\n"
+                             "# el modelo.\n",
+    "ejecutar-resultados": "# Prueba oculta, regla 4 del contrato: llamadas que salen bien. Comprueba que lo que devuelve la\n"
+                           "# herramienta llega tal cual, también si está vacío, y que el tool_result tiene exactamente la forma\n"
+                           "# acordada (un dict, con is_error como booleano).\n",
+    "ejecutar-escrituras": "# Prueba oculta, regla 6 del contrato: llamadas a escribir. Comprueba que lo escrito queda en el\n"
+                           "# entorno que recibe ejecutar, no en una copia.\n",
+    "ejecutar-guiones": "# Prueba oculta, con todas las reglas del contrato: otras conversaciones guionizadas que no has visto,\n"
+                        "# con errores de las dos clases, pasadas por el bucle con tu ejecutar: cada llamada recibe su\n"
+                        "# observación, en orden.\n",
 }
 celdas = {c.metadata.get("nbgrader", {}).get("grade_id"): c for c in nb.cells}
 if "ejecutar-sin-arreglos" not in celdas:
@@ -75,8 +107,8 @@ for grade_id, puntos in PUNTOS.items():
 for grade_id, comentario in COMENTARIOS.items():
     celdas[grade_id].source = oculta(grade_id[len("ejecutar-"):], comentario) + VISIBLES.get(grade_id, "")
 
-LISTA = ("# La lista de comprobación: una línea ✔ o ✘ por cada cláusula del contrato de ejecutar, con casos\n"
-         "# de muestra. Al corregir se usan las mismas comprobaciones con otros casos que no ves.\n"
+LISTA = ("# La lista de comprobación, con casos de muestra: una línea ✔ o ✘ por comprobación, que empieza por\n"
+         "# la regla del contrato que mira. Al corregir se usan las mismas comprobaciones con otros casos que no ves.\n"
          "from harness.revision import revisar\n\nrevisar(ejecutar)")
 lista = next((c for c in nb.cells if c.get("id") == "revisar"), None)
 if lista is None:

@@ -18,58 +18,33 @@ PRESENTACION = """\
 
 Hasta aquí el modelo ha sido un guion: sabía de antemano qué iba a pedir y qué tenía que recibir. En esta sección, el mismo `bucle` y tu `ejecutar` trabajan con Claude, un modelo de verdad, a través de la API de Mensajes de Anthropic y su SDK oficial para Python (el paquete `anthropic`). `ModeloClaude` tiene la forma de `ModeloGuionizado`: recibe la conversación y las herramientas, y devuelve los bloques de su turno. Lo único distinto es quién contesta. Eso sí, nadie le ha contado que `recetas/salmorejo.txt` no existe: lo que haga cuando le llegue el error lo decide él, y no tiene por qué coincidir con el guion.
 
-Esta sección no cuenta para la nota y no se ejecuta sola: ni con «Ejecutar todas las celdas», ni al pulsar Validate, ni al corregir. La conversación empieza cuando pulsas el botón.
+Esta sección no cuenta para la nota y no se ejecuta sola: ni con «Ejecutar todas las celdas», ni al pulsar «Validar», ni al corregir. La conversación empieza cuando pulsas el botón.
 
-- **Lo que hace falta.** Una clave de la API de Anthropic en la variable de entorno `ANTHROPIC_API_KEY`, definida en la terminal antes de abrir JupyterLab (si la defines después, reinicia el núcleo). Las claves se crean en la consola de Anthropic, <https://console.anthropic.com>, en «API Keys». La versión del navegador, la que no necesita instalar nada, no puede usarla.
-- **Lo que cuesta.** Se paga por tokens: los de entrada (en cada turno se envían otra vez las herramientas y toda la conversación) y los de salida (lo que escribe el modelo). La conversación del salmorejo son unos cuatro turnos y unos pocos miles de tokens; con el modelo de abajo, menos de un céntimo. El gasto tiene dos topes, `max_tokens` por turno y `TOPE` turnos por conversación, y al terminar la celda dice cuántos tokens se han gastado, según cuenta la propia API en cada respuesta (`usage`).
+- **Lo que hace falta.** Una clave de la API de Anthropic en la variable de entorno `ANTHROPIC_API_KEY`, definida en la terminal desde la que abres JupyterLab. Si JupyterLab ya estaba abierto, ciérralo y vuelve a abrirlo desde esa terminal: reiniciar el núcleo no basta, porque el núcleo hereda las variables de JupyterLab. Las claves se crean en la consola de Anthropic, <https://console.anthropic.com>, en «API Keys». La versión del navegador, la que no necesita instalar nada, no puede usarla.
+- **Lo que cuesta.** Se paga por tokens: los de entrada (en cada turno se envían otra vez las herramientas y toda la conversación) y los de salida (lo que escribe el modelo). La conversación del salmorejo son unos cuatro turnos y unos pocos miles de tokens; con el modelo que usa esta sección, menos de un céntimo. El gasto tiene dos topes, `max_tokens` por turno y un número máximo de turnos por conversación, y al acabar cada conversación verás cuántos tokens se han gastado, en total y turno a turno, según cuenta la propia API en cada respuesta (`usage`).
 
 > **Predice.** Antes de pulsar: ¿pedirá el modelo la receta con un campo que no existe, como el del guion? Cuando le llegue `no existe el fichero 'recetas/salmorejo.txt'`, ¿qué hará: buscar otra receta, preguntarte o rendirse?"""
 
 PREPARACION = """\
-# Solo define cosas y enseña el botón: la conversación empieza al pulsarlo.
+# Solo prepara el botón: la conversación empieza al pulsarlo. conversar(peticion, ejecutar), en
+# harness/claude.py, pasa la petición por el bucle con tu ejecutar y enseña la conversación en el visor.
 from IPython.display import display
 
-from harness import ENTORNO, ModeloClaude, bucle
-from harness.claude import MODELO, RespuestaCortada, SinRespuesta, que_falta
+from harness.claude import conversar, que_falta
 from harness.salmorejo import INICIO
-from harness.widgets import al_pulsar, visor
-
-TOPE = 8  # turnos como mucho en cada conversación
-
-
-def con_un_modelo_de_verdad(peticion):
-    \"\"\"`peticion` por el bucle con tu ejecutar y un modelo de verdad; enseña la conversación y lo gastado.\"\"\"
-    claude = ModeloClaude(MODELO, max_tokens=1024)
-    entorno = dict(ENTORNO)
-    print("Con %s: %d turnos como mucho, de %d tokens de salida como mucho cada uno." % (MODELO, TOPE, claude.max_tokens))
-    try:
-        como_acaba, texto_final, M = bucle(claude, [INICIO[0], ("usuario", peticion)], entorno, TOPE, ejecutar)
-    except (RespuestaCortada, SinRespuesta) as fallo:  # el que falla es el modelo: no hay llamada a la que contestar
-        print("El modelo no ha dado el turno %d: %s" % (claude.turno + 1, fallo))
-    except Exception as fallo:
-        print("Tu ejecutar ha dejado escapar %s después del turno %d del modelo: %s"
-              % (type(fallo).__name__, claude.turno, fallo))
-    else:
-        display(visor(M, titulo="«%s», con tu ejecutar y %s" % (peticion, MODELO)))
-        print("bucle devuelve %r: %s" % (como_acaba, texto_final))
-        cambiados = [ruta for ruta in sorted(set(entorno) | set(ENTORNO)) if entorno.get(ruta) != ENTORNO.get(ruta)]
-        print("Ficheros cambiados:", ", ".join(cambiados) or "ninguno")
-    print("Gastado: %d tokens de entrada y %d de salida en %d turnos."
-          % (claude.tokens["entrada"], claude.tokens["salida"], claude.turno))
-
+from harness.widgets import al_pulsar
 
 falta = que_falta()
 if falta:
-    print("Con una clave, aquí habría un botón que pasa la petición del salmorejo por el bucle, con tu ejecutar y "
-          "un modelo de verdad, y enseña la conversación en el visor. Ahora no se hace nada, y el resto de la "
-          "lección no lo necesita.\\n" + falta)
+    print("Con una clave, aquí habría un botón para hablar con un modelo de verdad. Ahora no se hace "
+          "nada, y el resto de la lección no lo necesita.\\n" + falta)
 else:
     salmorejo_de_verdad = al_pulsar("Hablar con el modelo: la petición del salmorejo",
-                                    lambda: con_un_modelo_de_verdad(INICIO[1][1]))
+                                    lambda: conversar(INICIO[1][1], ejecutar))
     display(salmorejo_de_verdad)"""
 
 TU_PETICION = """\
-Compara la conversación con la del guion. Puede que el modelo no se equivoque nunca, o que se equivoque de otra manera; lo interesante es qué hace después de cada error: ¿corrige la llamada, pide otra cosa o se rinde y lo explica? Mira también los tokens de entrada: cada turno vuelve a enviar la conversación entera, así que crecen de un turno a otro.
+Compara la conversación con la del guion. Puede que el modelo no se equivoque nunca, o que se equivoque de otra manera; lo interesante es qué hace después de cada error: ¿corrige la llamada, pide otra cosa o se rinde y lo explica? Mira también la última línea, los tokens de entrada de cada turno: como cada turno vuelve a enviar la conversación entera, crecen de uno a otro.
 
 ### Una petición tuya
 
@@ -79,7 +54,7 @@ PETICION = """\
 if falta:
     print("Tampoco aquí: hace falta lo mismo que en la celda de arriba.")
 else:
-    tu_peticion = al_pulsar("Enviar mi petición", con_un_modelo_de_verdad,
+    tu_peticion = al_pulsar("Enviar mi petición", lambda peticion: conversar(peticion, ejecutar),
                             peticion="Copia en notas/cena.txt los ingredientes de la paella.")
     display(tu_peticion)"""
 

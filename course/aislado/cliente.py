@@ -284,13 +284,13 @@ class CodigoAislado:
             else:
                 porque = ""
             self.agotada = True
-            # Si la herramienta ha corrido más de una vez antes de agotarse el tiempo, es que reintenta.
-            veces = len(getattr(entorno, "corridas", []))
+            # Si la herramienta se ha ejecutado más de una vez antes de agotarse el tiempo, es que reintenta.
+            veces = len(getattr(entorno, "ejecuciones", []))
             diagnostico = "reintenta" if veces > 1 else "no-termina"
             mensaje = ("ejecutar no ha terminado en %s con la llamada %s%s.%s\n"
                        "¿Hay un bucle que repite la llamada? La herramienta se ejecuta una vez como mucho."
                        % (en_segundos(tope), muestra(llamada),
-                          ", y la herramienta ha corrido %d veces" % veces if veces > 1 else "", porque))
+                          ", y la herramienta se ha ejecutado %d veces" % veces if veces > 1 else "", porque))
             raise Suspenso(str(NoCumple(mensaje, diagnostico)), [diagnostico]) from None
         except BaseException as e:
             if not isinstance(e, Exception):  # la alarma de respaldo de calificacion.py, o una interrupción

@@ -18,7 +18,7 @@ from pathlib import Path
 
 AQUI = Path(__file__).resolve().parent
 LECCION = Path("errores-como-observaciones") / "errores-como-observaciones.ipynb"
-# Lo del profesor (crear tareas, corregir) no hace falta aquí; el botón Validate sí.
+# Lo del profesor (crear tareas, corregir) no hace falta aquí; el botón «Validar» sí.
 SOLO_PROFESOR = ["@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:menu",
                  "@jupyter/nbgrader:course-list", "@jupyter/nbgrader:assignment-list"]
 SERVIDOR_PROFESOR = ["nbgrader.server_extensions.formgrader", "nbgrader.server_extensions.course_list",
