@@ -5,7 +5,8 @@ milésimas. Un bucle sin fin cuesta a la clase unos pocos segundos, no minutos; 
 entera, con lo que sea que tenga dentro, está acotada por la suma de los topes de reloj.
 Los de espacio (bytes) dejan mucho margen a una entrega honesta (un cuaderno de unos 50 kB, una
 respuesta de unas decenas de líneas) y cortan pronto a la que no lo es.
-nbgrader_config.py, course/aislado y course/calificacion.py los leen de aquí.
+nbgrader_config.py, course/aislado, course/calificacion.py, course/recoleccion.py y la corrección de
+la clase (course/clase.py) los leen de aquí.
 """
 
 # Tiempo de reloj, en segundos.
@@ -23,6 +24,7 @@ ALARMA = LLAMADA + 1        # respaldo en calificacion.py: la alarma del proceso
 
 # Tiempo de CPU, en segundos.
 CPU = 120                   # para todo lo que corra en una jaula, sumado
+CPU_DE_GRACIA = 5           # de más, entre el aviso de que se ha pasado (SIGXCPU) y la muerte (SIGKILL)
 
 KIB, MIB, GIB = 1024, 1024 ** 2, 1024 ** 3
 
@@ -52,9 +54,13 @@ TMP = 64 * MIB                  # bytes del /tmp propio de la jaula (es memoria:
 CARPETA_DEL_NUCLEO = 64 * MIB   # bytes que el núcleo puede escribir en la carpeta de su cuaderno (tmpfs)
 FICHEROS = 64 * MIB             # bytes de un fichero que escriba la jaula
 
-# El canal entre el corrector de confianza y la jaula (course/aislado/cliente.py)
-LINEA_DE_LA_JAULA = 2_000_000   # bytes de una línea que manda la jaula; más es una inundación
+# El canal entre el corrector de confianza y la jaula (course/aislado/protocolo.py, que usan los dos lados)
+LINEA_DE_LA_JAULA = 2_000_000   # bytes de una línea que manda la jaula; la jaula manda una excepción en su lugar,
+                                # y el corrector no lee más: es una inundación
 LINEA_A_LA_JAULA = 4 * MIB      # bytes de una línea que el corrector manda a la jaula
 ESCRITURA = 5                   # segundos para que la jaula lea lo que le manda el corrector
-PROFUNDIDAD_DE_UN_DATO = 60     # anidamiento de un dato que vuelve de la jaula; más hondo llega opaco
+PROFUNDIDAD_DE_UN_DATO = 60     # anidamiento de un dato que cruza el canal; más hondo viaja opaco
 PIEZAS_DE_UN_DATO = 200_000     # piezas (valores, claves) de un dato que vuelve de la jaula
+REPR_DE_UN_OBJETO = 300         # caracteres del repr de un objeto que no es un dato simple (lo que se ve de él)
+NOMBRE_DE_UN_TIPO = 200         # caracteres del nombre de un tipo, o de la línea de código que ha lanzado algo
+RECURSION_EN_LA_JAULA = 3000    # sys.setrecursionlimit del proceso del corrector en la jaula
