@@ -20,7 +20,6 @@ from harness.revision import CLAUSULAS, PRUEBAS, SALMOREJO, NoCumple, probar, re
 from harness.salmorejo import INICIO
 
 from course.grabaciones import conversaciones_grabadas
-from course.limites import ALARMA as SEGUNDOS  # tope de respaldo de una llamada a ejecutar (course/limites.py)
 
 # Nombre de cada equivocación → una línea para los informes de la clase.
 DIAGNOSTICOS = {nombre: d.etiqueta for nombre, d in _EXPLICADOS.items()}
@@ -145,7 +144,7 @@ def _repasar(ejecutar):
     no_carga = jaula.cargar() if type(jaula).__module__ == "course.aislado.cliente" else None
     if no_carga:
         return {"contesta": NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")}
-    return repasar(lambda ll, e: probar(ejecutar, ll, e, SEGUNDOS), CASOS)
+    return repasar(lambda ll, e: probar(ejecutar, ll, e), CASOS)  # con la alarma de respaldo de harness.vigilancia
 
 
 def veredicto(nombre, ejecutar):

@@ -14,7 +14,7 @@ CSV y el informe, al final, sin lanzar más órdenes. Las notas son las de `nbgr
 son sus preprocesadores, con la configuración del curso.
 
 Un solo gradebook (SQLite) con varios procesos escribiendo: se pone en modo WAL, cada conexión
-espera su turno hasta ESPERA_GRADEBOOK segundos, y una entrega que aun así choca con un
+espera su turno hasta limites.ESPERA_AL_GRADEBOOK segundos, y una entrega que aun así choca con un
 «database is locked» se vuelve a corregir. Una entrega que rompe algo no para a las demás.
 
 Sin entregas en submitted/, se corrige un curso de demostración en demo/ (carpeta ignorada por
@@ -43,8 +43,6 @@ from .grabaciones import CARPETA, GuionRechazado, conversaciones_grabadas
 
 EJEMPLOS = Path(__file__).resolve().parent / "ejemplos"
 DEMO = "demo"               # el curso de demostración, dentro de la raíz (ignorado por git)
-ESPERA_GRADEBOOK = 60       # segundos que una conexión espera a que otra suelte el gradebook
-REINTENTOS = 3              # veces que se corrige una entrega que choca con el gradebook bloqueado
 
 
 def trabajos_por_defecto():
@@ -77,7 +75,7 @@ class Curso:
         self.db = self.raiz / "gradebook.db"
         config = PyFileConfigLoader("nbgrader_config.py", path=str(self.raiz)).load_config()
         config.CourseDirectory.root = str(self.raiz)
-        config.CourseDirectory.db_url = "sqlite:///%s?timeout=%d" % (self.db, ESPERA_GRADEBOOK)
+        config.CourseDirectory.db_url = "sqlite:///%s?timeout=%d" % (self.db, limites.ESPERA_AL_GRADEBOOK)
         # Con las salidas ya recogidas, el núcleo de cada entrega se cierra sin esperarlo.
         config.Execute.shutdown_kernel = "immediate"
         self.config = config
@@ -99,7 +97,7 @@ class Curso:
         return self.api.generate_assignment(TAREA, force=True)
 
     def autocorregir(self, estudiante):
-        for intento in range(REINTENTOS):
+        for intento in range(limites.REINTENTOS):
             hecho = self.api.autograde(TAREA, estudiante, force=True, create=True)
             if hecho["success"] or "database is locked" not in hecho.get("error", "") + hecho.get("log", ""):
                 return hecho
@@ -345,7 +343,7 @@ def colocar_cuaderno(carpeta):
     if os.path.lexists(carpeta / CUADERNO) or os.path.lexists(carpeta / NO_CORREGIDO):
         return None
     candidatos = []
-    for ruta in sorted(carpeta.iterdir())[:50]:
+    for ruta in sorted(carpeta.iterdir())[:limites.CUADERNOS_EN_LA_CARPETA]:
         if ruta.suffix.lower() == ".ipynb" and not ruta.is_symlink() and ruta.is_file():
             datos, problema = entrada.leer_acotado(str(ruta), limites.CUADERNO_ENTREGADO)
             if problema is None and len(datos) <= limites.CUADERNO_ENTREGADO:

@@ -88,7 +88,7 @@ def _ficheros_de_la_tarea(carpeta):
     with os.scandir(carpeta) as entradas:
         for entrada in entradas:
             if (entrada.is_file(follow_symlinks=False) and not entrada.name.endswith(".ipynb")
-                    and "\n" not in entrada.name and len(pares) < 100):
+                    and "\n" not in entrada.name and len(pares) < limites.FICHEROS_DE_LA_TAREA):
                 pares.append((entrada.path, entrada.path))
     return pares
 
@@ -213,7 +213,7 @@ def _caracteres(x, fondo=0):
     """Cuánto ocupa un contenido de mensaje: sus textos y sus claves, sin volver a serializarlo."""
     if isinstance(x, (str, bytes)):
         return len(x)
-    if fondo > 20:
+    if fondo > limites.NIVELES_AL_CONTAR:
         return 1
     if isinstance(x, dict):
         return sum(len(str(k)) + _caracteres(v, fondo + 1) for k, v in x.items()) + 1

@@ -244,7 +244,7 @@ def motivo_para_apartar(carpeta):
     sello = os.path.join(carpeta, "timestamp.txt")
     if os.path.lexists(sello):
         info = os.lstat(sello)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > 1000:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limites.SELLO:
             return "su timestamp.txt no es un fichero de texto corto"
         try:
             from nbgrader.utils import parse_utc
@@ -265,8 +265,9 @@ def motivo_sin_corregir(carpeta):
     """
     nota = os.path.join(carpeta, NO_CORREGIDO)
     if os.path.lexists(nota):
-        datos, problema = leer_acotado(nota, 2000)
-        return problema or " ".join(datos[:2000].decode("utf-8", "replace").split()) or "la recogida no encontró un cuaderno"
+        datos, problema = leer_acotado(nota, limites.NOTA_SIN_CORREGIR)
+        texto = datos[:limites.NOTA_SIN_CORREGIR].decode("utf-8", "replace") if datos else ""
+        return problema or " ".join(texto.split()) or "la recogida no encontró un cuaderno"
     ruta = os.path.join(carpeta, CUADERNO)
     if not os.path.lexists(ruta):
         otros = sorted(n for n in os.listdir(carpeta) if n not in SELLOS)[:5]
@@ -280,8 +281,8 @@ def motivo_sin_corregir(carpeta):
 def _copiar_sellos(origen, destino):
     """Los SELLOS de `origen` a `destino`, los que sean ficheros normales y cortos (nunca enlaces ni tuberías)."""
     for nombre in SELLOS:
-        sello, problema = leer_acotado(os.path.join(origen, nombre), 1000)
-        if problema is None and len(sello) <= 1000:
+        sello, problema = leer_acotado(os.path.join(origen, nombre), limites.SELLO)
+        if problema is None and len(sello) <= limites.SELLO:
             os.makedirs(destino, exist_ok=True)
             with open(os.path.join(destino, nombre), "wb") as f:
                 f.write(sello)
