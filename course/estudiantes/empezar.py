@@ -25,8 +25,11 @@ SERVIDOR_PROFESOR = ["nbgrader.server_extensions.formgrader", "nbgrader.server_e
                      "nbgrader.server_extensions.assignment_list"]
 
 
+# Los ajustes de JupyterLab de todos los entornos del curso: este, el de `make lab` y `make install`
+# (course/entorno.py), el de `make hub` y el sitio sin instalación (course/lite.py) los toman de aquí.
+AJUSTE_DE_IDIOMA = {"locale": "es_ES"}  # el mismo idioma que traduccion/completar.py
 AJUSTES = {
-    "@jupyterlab/translation-extension:plugin": {"locale": "es_ES"},
+    "@jupyterlab/translation-extension:plugin": AJUSTE_DE_IDIOMA,
     # Sin la ventana de noticias ni el aviso de actualizaciones.
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
     # JupyterLab 4.5 traduce los submenús del menú principal, pero no los del menú contextual:
@@ -71,7 +74,7 @@ def ajustes_de_usuario(prefijo):
     idioma = carpeta / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
     if not idioma.exists():
         idioma.parent.mkdir(parents=True, exist_ok=True)
-        idioma.write_text(json.dumps({"locale": "es_ES"}, indent=2))
+        idioma.write_text(json.dumps(AJUSTE_DE_IDIOMA, indent=2))
     return carpeta
 
 
