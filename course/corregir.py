@@ -36,7 +36,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import NamedTuple
 
-from . import CUADERNO, NO_CORREGIDO, RAIZ, TAREA, limites, recoleccion
+from . import CUADERNO, NO_CORREGIDO, RAIZ, TAREA, gradebook, limites, recoleccion
 from .aislado import entrada
 from .entregas import escribir_entrega, leer_ejemplo
 from .grabaciones import CARPETA, GuionRechazado, conversaciones_grabadas
@@ -69,13 +69,15 @@ class Curso:
         from nbgrader.apps.api import NbGraderAPI
         from nbgrader.auth import Authenticator
         from nbgrader.coursedir import CourseDirectory
+        from sqlalchemy.engine import make_url
         from traitlets.config import PyFileConfigLoader
 
         self.raiz = Path(raiz).resolve()
-        self.db = self.raiz / "gradebook.db"
+        url = make_url(gradebook(self.raiz))
+        self.db = url.database  # el fichero, para ponerlo en modo WAL durante la corrección
         config = PyFileConfigLoader("nbgrader_config.py", path=str(self.raiz)).load_config()
         config.CourseDirectory.root = str(self.raiz)
-        config.CourseDirectory.db_url = "sqlite:///%s?timeout=%d" % (self.db, limites.ESPERA_AL_GRADEBOOK)
+        config.CourseDirectory.db_url = url.update_query_dict({"timeout": str(limites.ESPERA_AL_GRADEBOOK)}).render_as_string()
         # Con las salidas ya recogidas, el núcleo de cada entrega se cierra sin esperarlo.
         config.Execute.shutdown_kernel = "immediate"
         self.config = config
@@ -382,7 +384,7 @@ def notas(raiz=RAIZ):
     """{estudiante: (puntos, máximo)} de la tarea, leídos del gradebook."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    with Gradebook("sqlite:///%s" % (Path(raiz) / "gradebook.db")) as gb:
+    with Gradebook(gradebook(raiz)) as gb:
         maximo = gb.find_assignment(TAREA).max_score
         resultado = {}
         for estudiante in gb.students:

@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4.rwbase import rejoin_lines
 
-from . import CUADERNO, RAIZ, TAREA
+from . import CUADERNO, RAIZ, TAREA, gradebook
 from .aislado.entrada import leer_cuaderno
 from .cuestionario import PREGUNTAS, respuestas_del_cuaderno
 
@@ -83,7 +83,7 @@ def datos_de_la_clase(raiz):
     diagnosticos, elecciones = collections.Counter(), collections.defaultdict(collections.Counter)
     con_diagnosticos, quienes = 0, collections.defaultdict(list)  # estudiantes con diagnósticos; quién tiene cada uno
     no_corregidos, sin_entrega = [], 0
-    with Gradebook("sqlite:///%s" % (raiz / "gradebook.db")) as gb:
+    with Gradebook(gradebook(raiz)) as gb:
         maximo = gb.find_assignment(TAREA).max_score
         for s in gb.students:
             try:
