@@ -25,7 +25,7 @@ def _suspensos(codigo, **opciones):
         aislado.cargar()
         for nombre in COMPROBACIONES:
             try:
-                comprobar(nombre, aislado.ejecutar)
+                comprobar(nombre, aislado)
             except Suspenso as s:
                 fallos[nombre] = str(s)
     return fallos

@@ -69,6 +69,9 @@ def en_segundos(x):
 class CodigoAislado:
     """El código de una respuesta, cargado en una jaula que se vuelve a arrancar si muere o se cuelga.
 
+    Es una `RespuestaAparte` de course/calificacion.py: las comprobaciones lo reciben entero, y dicen
+    aparte por qué no se ha podido cargar.
+
     El tiempo, con los topes de course/limites.py: cada llamada tiene el suyo, más corto en cuanto una
     se ha quedado sin tiempo (una respuesta que no termina no se vuelve a pagar entera), y todas las de
     la entrega juntas tienen `tiempo` segundos como mucho, contados desde la primera orden.

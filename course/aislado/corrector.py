@@ -271,7 +271,7 @@ def _anota(celda, codigo):
     if tipo == "ejecutar":
         curso["comprueba"] = calificacion.que_comprueba(nombre)
         try:
-            curso["diagnosticos"] = calificacion.diagnosticos(nombre, codigo.ejecutar)
+            curso["diagnosticos"] = calificacion.diagnosticos(nombre, codigo)
         except Exception:  # el veredicto ya está escrito; sin diagnóstico no se pierde nada
             curso["diagnosticos"] = []
     else:
@@ -282,7 +282,7 @@ def _anota_el_resumen(nb, codigo):
     """En los metadatos del cuaderno, lo que la retroalimentación dice al principio (course/calificacion.py,
     resumen), con el ancla que nbconvert da al título de cada sección que hay que releer."""
     try:
-        resumen = calificacion.resumen(codigo.ejecutar)
+        resumen = calificacion.resumen(codigo)
     except Exception:  # sin resumen, la retroalimentación enseña igual cada prueba con su motivo
         return
     for equivocacion in resumen["equivocaciones"]:
@@ -300,6 +300,6 @@ def _decidir(grade_id, codigo, respuestas):
     """El veredicto de una celda: `ejecutar-X` es la comprobación X; `pregunta-N`, la pregunta N del cuestionario."""
     tipo, _, nombre = grade_id.partition("-")
     if tipo == "ejecutar":
-        calificacion.comprobar(nombre, codigo.ejecutar)
+        calificacion.comprobar(nombre, codigo)
     else:
         cuestionario.corregir(int(nombre), codigo.valor(respuestas.get("respuesta-" + nombre, ""), "respuesta_" + nombre))
