@@ -50,18 +50,25 @@ class NucleoEnJaula(AsyncKernelManager):
         self.transport = "ipc"
         self.connection_file = os.path.join(self._privada, "conexion.json")
         self.ip = os.path.join(self._privada, "k")
+        self._carpeta = None  # la del cuaderno, que nbclient pasa a start_kernel como cwd
         # Un mensaje del núcleo más grande que esto ni se lee: zmq corta la conexión y nbclient sigue.
         self.context.setsockopt(zmq.MAXMSGSIZE, limites.MENSAJE_DEL_NUCLEO)
 
-    async def _async_pre_start_kernel(self, **kw):
-        orden, kw = await super()._async_pre_start_kernel(**kw)
-        carpeta = kw.get("cwd") or os.getcwd()
-        # El núcleo trabaja en la carpeta de su cuaderno, pero esa carpeta es, en la jaula, un tmpfs con
-        # tope: lo que escriba (enlaces, tuberías, ficheros, árboles sin fondo) no toca el disco ni llega
-        # a autograded/, y se va con la jaula. Los ficheros de la tarea se ven, de solo lectura; los
-        # cuadernos no (el corregido lleva las pruebas ocultas).
-        return jaula.orden(orden, escribibles=[self._privada], legibles=_ficheros_de_la_tarea(carpeta),
-                           carpeta=carpeta, en_memoria=carpeta), kw
+    async def start_kernel(self, **kw):
+        self._carpeta = kw.get("cwd") or os.getcwd()
+        return await super().start_kernel(**kw)
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        """La orden del núcleo, dentro de la jaula.
+
+        El núcleo trabaja en la carpeta de su cuaderno, pero esa carpeta es, en la jaula, un tmpfs con
+        tope: lo que escriba (enlaces, tuberías, ficheros, árboles sin fondo) no toca el disco ni llega
+        a autograded/, y se va con la jaula. Los ficheros de la tarea se ven, de solo lectura; los
+        cuadernos no (el corregido lleva las pruebas ocultas).
+        """
+        carpeta = self._carpeta or os.getcwd()
+        return jaula.orden(super().format_kernel_cmd(extra_arguments), escribibles=[self._privada],
+                           legibles=_ficheros_de_la_tarea(carpeta), carpeta=carpeta, en_memoria=carpeta)
 
     @property
     def kernel_spec(self):
@@ -71,15 +78,6 @@ class NucleoEnJaula(AsyncKernelManager):
             # mismo, ya dentro de la jaula: la celda recibe KeyboardInterrupt y el núcleo sigue vivo.
             spec.interrupt_mode = "message"
         return spec
-
-    async def _async_cleanup_resources(self, restart=False):
-        await super()._async_cleanup_resources(restart=restart)
-        if not restart:
-            jaula.borrar(self._privada)
-
-    # AsyncKernelManager ata `cleanup_resources` a la función de su clase base, no a la de arriba; nbclient
-    # lo llama así cuando el núcleo ya ha muerto, y sin esto la carpeta privada se quedaría en /tmp.
-    cleanup_resources = _async_cleanup_resources
 
 
 def _ficheros_de_la_tarea(carpeta):
@@ -112,6 +110,7 @@ class EjecutarEnJaula(Execute):
         super().reset_execution_trackers()
         self._fin_del_cuaderno = None  # cuándo se acaba el tiempo del cuaderno (se fija al empezar su primera celda)
         self._sin_nucleo = None        # por qué ya no se manda ninguna celda más al núcleo, si es así
+        self._sitios = {}              # display_id → {celda: salidas que lo muestran}, como las lleva nbclient
 
     def preprocess_cell(self, cell, resources, index):
         # Se sustituye esta, y no async_execute_cell: nbclient ata execute_cell a su propia versión asíncrona.
@@ -158,8 +157,7 @@ class EjecutarEnJaula(Execute):
         transitorio = contenido.get("transient") if isinstance(contenido, dict) else None
         display_id = transitorio.get("display_id") if isinstance(transitorio, dict) else None
         if display_id:
-            sitios = sum(len(v) for v in self._display_id_map.get(display_id, {}).values())
-            coste *= 1 + sitios
+            coste *= 1 + sum(self._sitios.get(display_id, {}).values())
         antes = self._salida_por_celda.get(cell_index, 0)
         self._salida_por_celda[cell_index] = antes + coste
         self._salida_total += coste
@@ -170,6 +168,19 @@ class EjecutarEnJaula(Execute):
                 "\n(salida cortada: pasaba de %d caracteres en esta celda o de %d en el cuaderno)\n"
                 % (self.maximo_salida, self.maximo_cuaderno))))
         return None
+
+    def output(self, outs, msg, display_id, cell_index):
+        # Cada salida que nbclient guarda con un display_id es un sitio más donde copiará sus actualizaciones.
+        salida = super().output(outs, msg, display_id, cell_index)
+        if display_id and salida is not None:
+            por_celda = self._sitios.setdefault(display_id, {})
+            por_celda[cell_index] = por_celda.get(cell_index, 0) + 1
+        return salida
+
+    def clear_display_id_mapping(self, cell_index):
+        super().clear_display_id_mapping(cell_index)  # las salidas de la celda se han borrado: ya no son sitios
+        for por_celda in self._sitios.values():
+            por_celda.pop(cell_index, None)
 
     def preprocess(self, nb, resources=None, km=None):
         self._salida_por_celda, self._salida_total = {}, 0
