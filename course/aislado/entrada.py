@@ -14,18 +14,22 @@ parar la corrección de toda la clase (una celda duplicada, jupyter/nbgrader#108
   llega a la corrección. Lo que se ha tenido que decidir (una respuesta duplicada, movida,
   convertida en texto, perdida) se le dice al estudiante en una celda de avisos al principio de su
   retroalimentación, y en el registro.
-- `instalar()` hace que `nbgrader autograde` aparte, con una línea clara en la salida, las carpetas
-  que nbgrader no sabe manejar (`motivo_para_apartar`: también `make grade` las aparta), y que no
-  copie a `autograded/` los demás ficheros de la entrega.
+- `ajustar_autograde()`, lo único de nbgrader que no se puede configurar: que `nbgrader autograde`
+  aparte, con una línea clara en la salida, las carpetas que nbgrader no sabe manejar
+  (`motivo_para_apartar`: también `make grade` las aparta), y que de la carpeta entregada solo lea
+  el cuaderno y los sellos de `nbgrader submit`.
 - `motivo_sin_corregir` dice por qué una carpeta no tiene un cuaderno que corregir (el motivo que dejó
   la recogida del LMS, o que el cuaderno falta o no se puede leer): `make grade`, el CSV y el informe
   la marcan «no corregido» con ese motivo.
 """
 
+import contextlib
+import functools
 import json
 import os
 import re
 import stat
+import tempfile
 
 import nbformat
 from nbconvert.exporters import NotebookExporter
@@ -288,24 +292,46 @@ def _copiar_sellos(origen, destino):
                 f.write(sello)
 
 
-def instalar():
-    """Ajusta `nbgrader autograde` donde no tiene opción de configuración (lo llama nbgrader_config.py).
+# Lo que ajusta ajustar_autograde(), tal como está en nbgrader 0.9.6, por la huella (sha256) de su código:
+# tests/test_ajustes_de_nbgrader.py falla si nbgrader lo cambia, y entonces hay que volver a mirar el ajuste.
+AJUSTADO = {
+    "nbgrader.converters.base.BaseConverter.init_notebooks":
+        "75dbbd15a2dfa17bd72ae1bb8b0e2adc2368d54543726c47af766f8075829e8f",
+    "nbgrader.converters.autograde.Autograde.init_assignment":
+        "a7c144dc746ec205e6739e3071a69356ed3c2cb96fa566449e712cdb91417efa",
+    "nbgrader.converters.base.BaseConverter.init_assignment":
+        "bcfda8a38bd242811155417345b96d16e35245612781b3f6706187aa8943df59",
+}
 
-    - Las carpetas que nbgrader no sabe manejar (un salto de línea en el nombre para la expresión
-      regular con la que lee el nombre del estudiante, un enlace en vez de carpeta, un timestamp.txt
-      que no es una fecha) se apartan con una línea de error en la salida, y los demás se corrigen.
-    - De la carpeta entregada no se copia nada más que el cuaderno (que se lee con LectorDeEntregas):
-      ni enlaces que apunten a las soluciones, ni tuberías que cuelguen la copia, ni árboles sin fondo.
+
+def ajustar_autograde():
+    """Ajusta `nbgrader autograde` (solo esa clase, `Autograde`) donde su configuración no llega.
+
+    Lo llama nbgrader_config.py: es lo único que se carga en todo proceso que corrige (la orden, el
+    formgrader, `make grade`). Lo demás de la corrección son opciones de nbgrader (exporter_class,
+    preprocesadores, complementos). Dos cosas no lo son:
+
+    - Apartar las carpetas que nbgrader no sabe manejar (`motivo_para_apartar`), con una línea de
+      error, y corregir las demás. `CourseDirectory.student_id_exclude` no basta: nbgrader lo mira
+      después de leer el nombre de cada carpeta con una expresión regular que, ante un salto de
+      línea, para la corrección de toda la clase; y no sabe de qué tarea es cada carpeta.
+    - Que de la carpeta entregada solo se lea el cuaderno (que se lee con LectorDeEntregas) y los
+      dos sellos de `nbgrader submit`, si son ficheros normales y cortos. nbgrader copia a
+      autograded/ todo lo demás, siguiendo enlaces (a las soluciones), abriendo tuberías (que
+      cuelgan la copia) y recorriendo árboles sin fondo; `CourseDirectory.ignore` son patrones de
+      nombres, que no distinguen un enlace o una tubería de un fichero, y valen también para copiar
+      source/ a release/. Así que `init_assignment` lee, en lugar de la carpeta entregada, una vista
+      limpia de ella: una carpeta temporal con los sellos válidos y el nombre de cada cuaderno.
+      generate_feedback lleva los sellos a feedback/, y `nbgrader release_feedback` nombra con ellos
+      la retroalimentación de cada estudiante.
     """
     from nbgrader.converters import Autograde
-    from nbgrader.converters.base import BaseConverter
 
-    if getattr(Autograde, "_curso_protegido", False):
+    if getattr(Autograde.init_notebooks, "del_curso", False):
         return
-    Autograde._curso_protegido = True
-    buscar = Autograde.init_notebooks
-    preparar = BaseConverter.init_assignment
+    buscar, preparar = Autograde.init_notebooks, Autograde.init_assignment
 
+    @functools.wraps(buscar)
     def init_notebooks(self):
         buscar(self)
         for carpeta in sorted(self.assignments):
@@ -314,14 +340,27 @@ def instalar():
                 self.log.error("Entrega apartada, sin corregir: %r: %s. Las demás se corrigen.", carpeta, motivo)
                 del self.assignments[carpeta]
 
+    @functools.wraps(preparar)
     def init_assignment(self, assignment_id, student_id):
-        if isinstance(self, Autograde):
-            # La parte de BaseConverter copia los demás ficheros de la entrega: de ellos solo pasan los
-            # dos sellos que pone `nbgrader submit`, que generate_feedback lleva a feedback/ y con los
-            # que `nbgrader release_feedback` nombra la retroalimentación de cada estudiante.
-            _copiar_sellos(self._format_source(assignment_id, student_id), self._format_dest(assignment_id, student_id))
-            return
-        return preparar(self, assignment_id, student_id)
+        curso = self.coursedir
+        with tempfile.TemporaryDirectory(prefix="entrega-") as limpia:
+            vista = os.path.join(limpia, student_id, assignment_id)
+            os.makedirs(vista)
+            _copiar_sellos(curso.format_path(curso.submitted_directory, student_id, assignment_id), vista)
+            for cuaderno in self.notebooks:  # están: que nbgrader no los dé por no entregados
+                open(os.path.join(vista, os.path.basename(cuaderno)), "x").close()
+            with _cambiado(curso, "submitted_directory", limpia):
+                preparar(self, assignment_id, student_id)
 
-    Autograde.init_notebooks = init_notebooks
-    BaseConverter.init_assignment = init_assignment
+    init_notebooks.del_curso = True
+    Autograde.init_notebooks, Autograde.init_assignment = init_notebooks, init_assignment
+
+
+@contextlib.contextmanager
+def _cambiado(objeto, atributo, valor):
+    antes = getattr(objeto, atributo)
+    setattr(objeto, atributo, valor)
+    try:
+        yield
+    finally:
+        setattr(objeto, atributo, antes)
