@@ -262,14 +262,17 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
     """Decide las celdas `ejecutar-*` y `pregunta-*` con el código del estudiante encerrado y alcanzado solo con datos."""
 
     def preprocess(self, nb, resources):
+        decididas = list(filter(_decide_el_corrector, nb.cells))
+        if not decididas:  # una tarea sin celdas de este corrector: las deciden sus propias pruebas
+            return nb, resources
         respuestas = {_grade_id(c): c.source for c in nb.cells
                       if c.metadata.get("nbgrader", {}).get("solution")}
         with CodigoAislado(respuestas.get("ejecutar", "")) as codigo:
             codigo.cargar()  # antes de las comprobaciones, para que su tope de tiempo no cuente la carga
-            for celda in filter(_decide_el_corrector, nb.cells):
+            for celda in decididas:
                 celda.outputs = _salida(lambda: _decidir(_grade_id(celda), codigo, respuestas))
                 _anota(celda, codigo)
-            if any(_grade_id(c).startswith("ejecutar-") for c in filter(_decide_el_corrector, nb.cells)):
+            if any(_grade_id(c).startswith("ejecutar-") for c in decididas):
                 _anota_el_resumen(nb, codigo)
         return nb, resources
 

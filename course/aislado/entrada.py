@@ -38,7 +38,7 @@ from nbformat.v4 import new_markdown_cell, new_notebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from course import CUADERNO, NO_CORREGIDO, limites
+from course import NO_CORREGIDO, cuaderno, limites
 from course.cuestionario import registro, registros_de_la_celda
 
 AVISOS = "curso_avisos"  # clave de los metadatos del cuaderno con lo que se ha notado al leerlo
@@ -272,10 +272,11 @@ def motivo_sin_corregir(carpeta):
         datos, problema = leer_acotado(nota, limites.NOTA_SIN_CORREGIR)
         texto = datos[:limites.NOTA_SIN_CORREGIR].decode("utf-8", "replace") if datos else ""
         return problema or " ".join(texto.split()) or "la recogida no encontró un cuaderno"
-    ruta = os.path.join(carpeta, CUADERNO)
+    nombre = cuaderno(os.path.basename(os.path.normpath(carpeta)))  # la carpeta se llama como su tarea
+    ruta = os.path.join(carpeta, nombre)
     if not os.path.lexists(ruta):
         otros = sorted(n for n in os.listdir(carpeta) if n not in SELLOS)[:5]
-        return "no hay %s en la carpeta de la entrega%s" % (CUADERNO, " (hay: %s)" % ", ".join(otros) if otros else "")
+        return "no hay %s en la carpeta de la entrega%s" % (nombre, " (hay: %s)" % ", ".join(otros) if otros else "")
     datos, problema = leer_cuaderno(ruta)
     if problema is None and not (isinstance(datos, dict) and isinstance(datos.get("cells"), list)):
         problema = "el fichero entregado no tiene las celdas de un cuaderno"
@@ -347,8 +348,8 @@ def ajustar_autograde():
             vista = os.path.join(limpia, student_id, assignment_id)
             os.makedirs(vista)
             _copiar_sellos(curso.format_path(curso.submitted_directory, student_id, assignment_id), vista)
-            for cuaderno in self.notebooks:  # están: que nbgrader no los dé por no entregados
-                open(os.path.join(vista, os.path.basename(cuaderno)), "x").close()
+            for ruta in self.notebooks:  # están: que nbgrader no los dé por no entregados
+                open(os.path.join(vista, os.path.basename(ruta)), "x").close()
             with _cambiado(curso, "submitted_directory", limpia):
                 preparar(self, assignment_id, student_id)
 
