@@ -13,8 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-import course
-from course import limites
+from course import RAIZ, limites
 from course.calificacion import Suspenso
 from harness import muestra
 from harness.revision import NoCumple
@@ -25,9 +24,15 @@ from .protocolo import DemasiadasPiezas, Ilegible, codificar, de_excepcion, deco
 # Lo único del curso que ve la jaula del corrector: el servidor, el protocolo y los topes, cada uno en
 # su sitio de un paquete `course` que allí no tiene nada más (ni __init__.py: es un paquete de nombres).
 EN_LA_JAULA = "/opt/curso"
-_CURSO = Path(course.__file__).resolve().parent.parent
-LEGIBLES = [(Path(m.__file__).resolve(), "%s/%s" % (EN_LA_JAULA, Path(m.__file__).resolve().relative_to(_CURSO).as_posix()))
-            for m in (limites, protocolo, servidor)]
+
+
+def _en_la_jaula(modulo):
+    """(el fichero de un módulo del curso, su ruta en la jaula)."""
+    fichero = Path(modulo.__file__).resolve()
+    return fichero, "%s/%s" % (EN_LA_JAULA, fichero.relative_to(RAIZ).as_posix())
+
+
+LEGIBLES = [_en_la_jaula(m) for m in (limites, protocolo, servidor)]
 ARRANQUE = "import sys; sys.path.insert(0, %r); from course.aislado import servidor; servidor.main()" % EN_LA_JAULA
 NO_SE_ENTIENDE = "Tu código ha escrito en el canal del corrector algo que no se entiende."
 
