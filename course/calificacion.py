@@ -11,6 +11,7 @@ Cada celda oculta llama a `comprobar(nombre)`: si puntúa, imprime una línea co
 a la vez se dice entero una sola vez, en la primera de ellas; las demás remiten a esa.
 """
 
+import functools
 import inspect
 import weakref
 from typing import Protocol, runtime_checkable
@@ -119,8 +120,14 @@ CASOS = {
          3, ("tope", None), ENTORNO),
     ],
 }
-# Y una conversación más por cada guion grabado con un modelo de verdad en course/guiones/ (course/grabaciones.py).
-CASOS["guiones"] += conversaciones_grabadas()
+
+
+@functools.cache
+def casos():
+    """CASOS y, en «guiones», una conversación más por cada guion grabado con un modelo de verdad en
+    course/guiones/ (course/grabaciones.py). Se leen al corregir, no al importar: un guion que no vale lo
+    dice `make grade` antes de empezar, y no rompe a quien solo importa este módulo."""
+    return dict(CASOS, guiones=CASOS["guiones"] + conversaciones_grabadas())
 
 COMPROBACIONES = PRUEBAS  # las celdas ejecutar-*, en su orden
 
@@ -157,7 +164,7 @@ def _repasar(respuesta):
         if no_carga:
             return {"contesta": NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")}
         ejecutar = respuesta.ejecutar
-    return repasar(lambda ll, e: probar(ejecutar, ll, e), CASOS)  # con la alarma de respaldo de harness.vigilancia
+    return repasar(lambda ll, e: probar(ejecutar, ll, e), casos())  # con la alarma de respaldo de harness.vigilancia
 
 
 def veredicto(nombre, respuesta):

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from . import RAIZ, TAREA
+from .clase import corregir_clase, entregas
 from .demo import DEMO, EJEMPLOS, preparar_demo
 from .grabaciones import CARPETA, GuionRechazado, conversaciones_grabadas
 
@@ -28,8 +29,6 @@ def main(raiz=RAIZ, trabajos=None, demo=False, tarea=TAREA):
     except GuionRechazado as e:
         print("No se corrige: un guion grabado de %s no vale.\n  %s" % (CARPETA, e), file=sys.stderr)
         return 1
-    # Después de mirar los guiones: las comprobaciones (course/calificacion.py) los cargan al importarse.
-    from .clase import corregir_clase, entregas
     if tarea == TAREA and (demo or not entregas(raiz, tarea)):
         if not demo:
             print("No hay entregas en submitted/: se corrige el curso de demostración en %s/, con su propio "

@@ -15,7 +15,6 @@ from nbgrader.api import Gradebook
 
 import navegador as nv
 from course import CUADERNO, TAREA, corregir
-from course.clase import corregir_clase
 from course.entregas import escribir_entrega, leer_ejemplo
 
 CLASE = ("ana", "carla")
@@ -35,7 +34,7 @@ def curso(tmp_path_factory, chromium):
         escribir_entrega(raiz / "release" / TAREA / CUADERNO,
                          leer_ejemplo(corregir.EJEMPLOS / (estudiante + ".toml"))["respuestas"],
                          raiz / "submitted" / estudiante / TAREA)
-    bien, _ = corregir_clase(raiz, trabajos=2, informe=False)
+    bien, _ = corregir.corregir_clase(raiz, trabajos=2, informe=False)
     assert bien
     return raiz
 
