@@ -3,7 +3,7 @@
     python -m course.informe [RAIZ] [--tarea TAREA]
 
 Lee el gradebook y los cuadernos de autograded/ después de corregir: la distribución de las
-notas, cuántos fallan cada prueba oculta (`ejecutar-*`, `pregunta-*`), los diagnósticos más
+notas, cuántos fallan cada prueba con puntos (en la lección, `ejecutar-*` y `pregunta-*`), los diagnósticos más
 frecuentes del corrector, qué ha elegido la clase en cada pregunta del cuestionario y un enlace a
 la retroalimentación de cada estudiante. Las gráficas (matplotlib) van dentro del HTML, en PNG
 base64: el fichero se abre solo, sin nada al lado.
@@ -102,7 +102,7 @@ def datos_de_la_clase(raiz, tarea=TAREA):
             estudiantes.append(estudiante)
             for suyo in entrega.notebooks:
                 for nota in suyo.grades:
-                    if nota.name.startswith(("ejecutar-", "pregunta-")):
+                    if nota.max_score:  # cada prueba que puntúa, de la tarea que sea
                         pruebas[nota.name] = nota.max_score
                         if (nota.score or 0) < nota.max_score:
                             fallos[nota.name] += 1
@@ -244,7 +244,7 @@ def html_del_informe(datos, raiz):
                grafica_de_notas(notas, maximo)]
 
     pruebas = datos["pruebas"]
-    partes.append("<h2>Pruebas ocultas: cuántos las fallan</h2>")
+    partes.append("<h2>Las pruebas: cuántos las fallan</h2>")
     if pruebas:
         fallan = [datos["fallos"][p] for p in pruebas]
         colores = [ROJO if f > n / 2 else AZUL for f in fallan]
@@ -254,7 +254,7 @@ def html_del_informe(datos, raiz):
                           [["<code>%s</code>" % _e(p), _n(pruebas[p]), _n("%d de %d" % (datos["fallos"][p], n))]
                            for p in pruebas])]
     else:
-        partes.append("<p>El gradebook no tiene notas de pruebas ocultas.</p>")
+        partes.append("<p>El gradebook no tiene notas de pruebas.</p>")
 
     partes.append("<h2>Los errores más frecuentes, según el corrector</h2>")
     if datos["diagnosticos"]:

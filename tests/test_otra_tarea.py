@@ -144,6 +144,7 @@ def test_la_recogida_del_lms_y_el_csv_son_de_la_tarea_que_se_dice(curso):
     assert {f["student_id"].split("\n")[-1] for f in filas if f["estado"] == "no corregido"} == {"salto", "enlace"}
     informe = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
     assert "Informe de la clase: <code>doble</code>" in informe and "feedback/ana/doble/doble.html" in informe
+    assert "<code>doble-cinco</code>" in informe  # sus pruebas, con cuántos las fallan
 
 
 def test_nbgrader_autograde_de_otra_tarea_da_las_mismas_notas_y_aparta_las_mismas_carpetas(curso):
