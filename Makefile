@@ -3,7 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.instalado
-ASSIGNMENT := errores-como-observaciones
+# The assignment (a folder of source/): the lesson's (course.TAREA) unless TAREA=... is given.
+TAREA  ?=
+CON_TAREA = $(if $(TAREA),--tarea $(TAREA))
 # nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
@@ -41,13 +43,14 @@ clean:
 
 # The student version, regenerated from source/ by nbgrader (commit it with the source).
 release: $(STAMP)
-	$(BIN)/nbgrader generate_assignment $(ASSIGNMENT) --force
+	$(BIN)/nbgrader generate_assignment $(or $(TAREA),$(shell $(BIN)/python -c 'import course; print(course.TAREA)')) --force
 
-# Release, autograde, feedback, grades CSV and class report, end to end, on every core
-# (TRABAJOS=N to choose). With submitted/ empty it grades the demo course in demo/ instead.
+# Release, autograde, feedback, grades CSV and class report of one assignment, end to end, on every
+# core (TRABAJOS=N to choose, TAREA=... for another assignment than the lesson's). With no submission
+# of the lesson in submitted/ it grades the demo course in demo/ instead.
 TRABAJOS ?=
 grade: $(STAMP) bwrap
-	$(BIN)/python -m course.corregir $(if $(TRABAJOS),--trabajos $(TRABAJOS))
+	$(BIN)/python -m course.corregir $(CON_TAREA) $(if $(TRABAJOS),--trabajos $(TRABAJOS))
 
 # A real model's conversation (needs ANTHROPIC_API_KEY), kept in course/guiones/ as one more hidden
 # conversation of ejecutar-guiones: make grabar PETICION="..." [NOMBRE=...] [MODELO=...].
@@ -64,7 +67,7 @@ limpiar-demo:
 
 # exports/informe.html again, from the gradebook and autograded/ (make grade already writes it).
 informe: $(STAMP)
-	$(BIN)/python -m course.informe
+	$(BIN)/python -m course.informe $(CON_TAREA)
 
 # Isolated grading vs plain nbgrader on the same honest submissions (a ratio, not a test), and
 # a class of 40 with `make grade` vs nbgrader's own sequential chain (bench/clase.py).

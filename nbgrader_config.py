@@ -50,7 +50,7 @@ c.Execute.store_widget_state = False
 # de ella solo cuenta el código de sus celdas de respuesta, y una entrega rara (celdas duplicadas,
 # movidas o sin marcas, metadatos desconocidos, un JSON roto, un enlace, una carpeta con un nombre
 # imposible) solo cambia su propia nota: las demás se corrigen igual.
-entrada.instalar()
+entrada.ajustar_autograde()  # lo único que no es una opción de nbgrader: apartar carpetas imposibles, leer solo el cuaderno
 c.Autograde.exporter_class = "course.aislado.entrada.LectorDeEntregas"
 c.Autograde.sanitize_preprocessors = [
     "course.aislado.entrada.SanearEntrega",

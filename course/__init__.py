@@ -3,6 +3,22 @@
 from pathlib import Path
 
 RAIZ = Path(__file__).resolve().parent.parent  # la raíz del curso, donde está nbgrader_config.py
-TAREA = "errores-como-observaciones"           # la tarea de nbgrader, como la ve el gradebook
-CUADERNO = TAREA + ".ipynb"
+# La tarea de la lección de este repositorio: la que se abre, se reparte y se corrige si no se dice otra.
+# Cualquier carpeta de source/ es una tarea (`make grade TAREA=...`, `make release TAREA=...`).
+TAREA = "errores-como-observaciones"
 NO_CORREGIDO = "no-corregido.txt"              # en submitted/<id>/<tarea>/, en lugar del cuaderno: por qué no lo hay
+
+
+def cuaderno(tarea):
+    """El cuaderno de una tarea: cada tarea del curso es una carpeta con un cuaderno de su mismo nombre."""
+    return tarea + ".ipynb"
+
+
+CUADERNO = cuaderno(TAREA)  # el de la lección
+
+
+def gradebook(raiz=RAIZ):
+    """La dirección (de SQLAlchemy) del gradebook del curso de `raiz`: la que le da nbgrader, raiz/gradebook.db."""
+    from nbgrader.coursedir import CourseDirectory
+
+    return CourseDirectory(root=str(Path(raiz).resolve())).db_url

@@ -12,8 +12,9 @@ a la vez se dice entero una sola vez, en la primera de ellas; las demás remiten
 """
 
 import functools
-import sys
+import inspect
 import weakref
+from typing import Protocol, runtime_checkable
 
 from harness import ENTORNO, error, llamada, resultado, texto
 from harness.diagnosticos import DIAGNOSTICOS as _EXPLICADOS, EQUIVOCACION
@@ -21,7 +22,6 @@ from harness.revision import CLAUSULAS, PRUEBAS, REGLA, SALMOREJO, NoCumple, pro
 from harness.salmorejo import INICIO
 
 from course.grabaciones import conversaciones_grabadas
-from course.limites import ALARMA as SEGUNDOS  # tope de respaldo de una llamada a ejecutar (course/limites.py)
 
 # Nombre de cada equivocación → una línea para los informes de la clase.
 DIAGNOSTICOS = {nombre: d.etiqueta for nombre, d in _EXPLICADOS.items()}
@@ -39,6 +39,16 @@ class Suspenso(NoCumple):
     def _render_traceback_(self):
         # IPython muestra estas líneas en lugar de la traza: el estudiante lee el motivo, no nuestro código.
         return ["\x1b[0;31m✘ No pasa:\x1b[0m " + str(self).replace("\n", "\n  ")]
+
+
+@runtime_checkable
+class RespuestaAparte(Protocol):
+    """Una respuesta que corre fuera de este proceso (la de course/aislado, en su jaula): su `ejecutar`, y
+    `cargar()`, que la carga si hace falta y dice por qué no se ha podido cargar (o None)."""
+
+    def cargar(self) -> str | None: ...
+
+    def ejecutar(self, llamada, entorno): ...
 
 
 class _FalloRaro(Exception):
@@ -121,22 +131,23 @@ def casos():
 
 COMPROBACIONES = PRUEBAS  # las celdas ejecutar-*, en su orden
 
-_VEREDICTOS = weakref.WeakKeyDictionary()  # ejecutar → {cláusula: Veredicto}
+_VEREDICTOS = weakref.WeakKeyDictionary()  # respuesta → {cláusula: Veredicto}
 
 
-def veredictos(ejecutar):
-    """{cláusula: Veredicto} de `ejecutar` con los casos ocultos y las reglas de harness.revision.
+def veredictos(respuesta):
+    """{cláusula: Veredicto} de una respuesta con los casos ocultos y las reglas de harness.revision.
 
-    Se calcula una vez por respuesta, en la primera celda que lo pide; si el cálculo falla, las demás
-    celdas reciben el mismo fallo, sin repetirlo."""
-    dueño = getattr(ejecutar, "__self__", ejecutar)  # el código en su jaula, o la función del cuaderno
+    La respuesta es la función `ejecutar` del cuaderno o una RespuestaAparte. Se calcula una vez por
+    respuesta, en la primera celda que lo pide; si el cálculo falla, las demás celdas reciben el mismo
+    fallo, sin repetirlo."""
+    dueño = respuesta
     try:
         hechos = _VEREDICTOS.get(dueño)
     except TypeError:
         hechos, dueño = None, None
     if hechos is None:
         try:
-            hechos = reglas(_repasar(ejecutar))
+            hechos = reglas(_repasar(respuesta))
         except Exception as e:
             hechos = e
         if dueño is not None:
@@ -146,18 +157,19 @@ def veredictos(ejecutar):
     return hechos
 
 
-def _repasar(ejecutar):
-    jaula = getattr(ejecutar, "__self__", None)
-    # El código de la respuesta en su jaula (course.aislado) dice aparte si no se ha podido cargar.
-    no_carga = jaula.cargar() if type(jaula).__module__ == "course.aislado.cliente" else None
-    if no_carga:
-        return {"contesta": NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")}
-    return repasar(lambda ll, e: probar(ejecutar, ll, e, SEGUNDOS), casos())
+def _repasar(respuesta):
+    ejecutar = respuesta
+    if isinstance(respuesta, RespuestaAparte):  # dice aparte si no se ha podido cargar
+        no_carga = respuesta.cargar()
+        if no_carga:
+            return {"contesta": NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")}
+        ejecutar = respuesta.ejecutar
+    return repasar(lambda ll, e: probar(ejecutar, ll, e), casos())  # con la alarma de respaldo de harness.vigilancia
 
 
-def veredicto(nombre, ejecutar):
+def veredicto(nombre, respuesta):
     """(aprobada, texto, diagnósticos) de la celda `ejecutar-<nombre>`."""
-    todos = veredictos(ejecutar)
+    todos = veredictos(respuesta)
     v = todos[nombre]
     if not v.por:
         return v.puntua, v.texto, v.diagnosticos
@@ -168,27 +180,28 @@ def veredicto(nombre, ejecutar):
     return v.puntua, "%s El motivo, en la prueba ejecutar-%s.%s%s" % (cabecera, primera, salto, propio), v.diagnosticos
 
 
-def diagnosticos(nombre, ejecutar):
+def diagnosticos(nombre, respuesta):
     """Los nombres de las equivocaciones por las que no puntúa la celda `ejecutar-<nombre>` (vacía si puntúa)."""
-    return veredicto(nombre, ejecutar)[2]
+    return veredicto(nombre, respuesta)[2]
 
 
-def comprobar(nombre, ejecutar=None):
-    """Corrige `ejecutar` con la comprobación `nombre`. Sin `ejecutar`, usa el del cuaderno que llama."""
-    if ejecutar is None:
-        ejecutar = sys._getframe(1).f_globals.get("ejecutar")
-    if not callable(ejecutar):
+def comprobar(nombre, respuesta=None):
+    """Corrige una respuesta (`ejecutar` o una RespuestaAparte) con la comprobación `nombre`. Sin ella, usa
+    el `ejecutar` del cuaderno que llama (la celda oculta, con `nbgrader validate` del cuaderno fuente)."""
+    if respuesta is None:
+        respuesta = inspect.currentframe().f_back.f_globals.get("ejecutar")
+    if not (callable(respuesta) or isinstance(respuesta, RespuestaAparte)):
         raise Suspenso(str(NoCumple("No encuentro tu función ejecutar.", "no-carga")), ["no-carga"])
-    aprobada, texto_, diagnosticos_ = veredicto(nombre, ejecutar)
+    aprobada, texto_, diagnosticos_ = veredicto(nombre, respuesta)
     if not aprobada:
         raise Suspenso(texto_, diagnosticos_)
     print("✔ " + texto_)
 
 
-def resumen(ejecutar):
+def resumen(respuesta):
     """Lo que dice el principio de la retroalimentación: el motivo que explica varias pruebas, si lo hay, y
     cada equivocación con lo que enseña la lección, qué releer y en qué pruebas resta."""
-    todos = veredictos(ejecutar)
+    todos = veredictos(respuesta)
     por = next((v.por for n, v in todos.items() if n in COMPROBACIONES and v.por), None)
     donde = {}
     for nombre in COMPROBACIONES:

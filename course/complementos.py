@@ -71,8 +71,7 @@ class NotasSinFormulas(ExportPlugin):
                 "raw_score", "late_submission_penalty", "score", "max_score", "estado", "motivo"]
 
     def export(self, gradebook):
-        from . import TAREA
-        from .corregir import CORREGIDO, SIN_CORREGIR, entregas, estado
+        from .clase import CORREGIDO, SIN_CORREGIR, entregas, estado
 
         raiz = CourseDirectory(config=self.config).root
         destino = self.to or "grades.csv"
@@ -90,8 +89,7 @@ class NotasSinFormulas(ExportPlugin):
                         entrega = gradebook.find_submission(tarea.name, alumno.id)
                     except MissingEntry:
                         entrega = None
-                    situacion, motivo = estado(raiz, alumno.id, entrega is not None) if tarea.name == TAREA else (
-                        (CORREGIDO, None) if entrega else ("sin entrega", None))
+                    situacion, motivo = estado(raiz, tarea.name, alumno.id, entrega is not None)
                     # Como las de nbgrader: raw_score es la nota sin descontar; score, con el descuento.
                     puntos = ([entrega.score, entrega.late_submission_penalty,
                                max(0.0, entrega.score - entrega.late_submission_penalty)]
@@ -101,9 +99,8 @@ class NotasSinFormulas(ExportPlugin):
                                        sin_formula(alumno.id), sin_formula(alumno.last_name),
                                        sin_formula(alumno.first_name), sin_formula(alumno.email),
                                        *puntos, tarea.max_score, situacion, sin_formula(motivo)])
-                if tarea.name == TAREA:
-                    for e in entregas(raiz):
-                        if e.apartada:
-                            escritor.writerow([sin_formula(tarea.name), tarea.duedate or "", "", sin_formula(e.estudiante),
-                                               "", "", "", "", "", "", tarea.max_score, SIN_CORREGIR,
-                                               sin_formula("carpeta apartada: " + e.apartada)])
+                for e in entregas(raiz, tarea.name):
+                    if e.apartada:
+                        escritor.writerow([sin_formula(tarea.name), tarea.duedate or "", "", sin_formula(e.estudiante),
+                                           "", "", "", "", "", "", tarea.max_score, SIN_CORREGIR,
+                                           sin_formula("carpeta apartada: " + e.apartada)])

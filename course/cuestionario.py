@@ -198,7 +198,7 @@ def respuestas_del_cuaderno(nb):
     return respuestas
 
 
-def registros_de_la_celda(celda, tope=50):
+def registros_de_la_celda(celda, tope=limites.SALIDAS_DEL_CUESTIONARIO):
     """Lo que han dejado los widgets del cuestionario en las salidas de una celda (sus `tope` primeras)."""
     salidas = celda.get("outputs") if isinstance(celda, dict) else None
     datos = [s.get("data") for s in (salidas if isinstance(salidas, list) else [])[:tope] if isinstance(s, dict)]

@@ -1,27 +1,27 @@
 """El informe de la clase, exports/informe.html: qué hay que volver a explicar, de un vistazo.
 
-    python -m course.informe [RAIZ]
+    python -m course.informe [RAIZ] [--tarea TAREA]
 
 Lee el gradebook y los cuadernos de autograded/ después de corregir: la distribución de las
-notas, cuántos fallan cada prueba oculta (`ejecutar-*`, `pregunta-*`), los diagnósticos más
+notas, cuántos fallan cada prueba con puntos (en la lección, `ejecutar-*` y `pregunta-*`), los diagnósticos más
 frecuentes del corrector, qué ha elegido la clase en cada pregunta del cuestionario y un enlace a
 la retroalimentación de cada estudiante. Las gráficas (matplotlib) van dentro del HTML, en PNG
 base64: el fichero se abre solo, sin nada al lado.
 """
 
+import argparse
 import base64
 import collections
 import datetime
 import html
 import io
-import sys
 import urllib.parse
 from pathlib import Path
 
 import nbformat
 from nbformat.v4.rwbase import rejoin_lines
 
-from . import CUADERNO, RAIZ, TAREA
+from . import RAIZ, TAREA, cuaderno, gradebook
 from .aislado.entrada import leer_cuaderno
 from .cuestionario import PREGUNTAS, respuestas_del_cuaderno
 
@@ -67,30 +67,30 @@ def _rotulos_de_diagnosticos():
         return {}
 
 
-def datos_de_la_clase(raiz):
+def datos_de_la_clase(raiz, tarea=TAREA):
     """Lo que pinta el informe, leído del gradebook y de autograded/.
 
     Cada estudiante se lee aparte: lo que tenga su cuaderno corregido (lo que sea) como mucho le hace
     perder sus propios detalles (diagnósticos, cuestionario), nunca el informe. Quien no se ha
-    corregido (course.corregir.estado) va aparte, con su motivo, fuera de medias y de fallos.
+    corregido (course.clase.estado) va aparte, con su motivo, fuera de medias y de fallos.
     """
     from nbgrader.api import Gradebook, MissingEntry
 
-    from .corregir import CORREGIDO, SIN_ENTREGA, entregas, estado
+    from .clase import CORREGIDO, SIN_ENTREGA, entregas, estado
 
     raiz = Path(raiz)
     estudiantes, fallos, pruebas = [], collections.Counter(), {}
     diagnosticos, elecciones = collections.Counter(), collections.defaultdict(collections.Counter)
     con_diagnosticos, quienes = 0, collections.defaultdict(list)  # estudiantes con diagnósticos; quién tiene cada uno
     no_corregidos, sin_entrega = [], 0
-    with Gradebook("sqlite:///%s" % (raiz / "gradebook.db")) as gb:
-        maximo = gb.find_assignment(TAREA).max_score
+    with Gradebook(gradebook(raiz)) as gb:
+        maximo = gb.find_assignment(tarea).max_score
         for s in gb.students:
             try:
-                entrega = gb.find_submission(TAREA, s.id)
+                entrega = gb.find_submission(tarea, s.id)
             except MissingEntry:
                 entrega = None
-            situacion, motivo = estado(str(raiz), s.id, entrega is not None)
+            situacion, motivo = estado(str(raiz), tarea, s.id, entrega is not None)
             nombre = " ".join(filter(None, [s.first_name, s.last_name]))
             if situacion == SIN_ENTREGA:
                 sin_entrega += 1
@@ -100,14 +100,14 @@ def datos_de_la_clase(raiz):
                 continue
             estudiante = {"id": s.id, "nombre": nombre, "nota": entrega.score, "retraso": entrega.late_submission_penalty}
             estudiantes.append(estudiante)
-            for cuaderno in entrega.notebooks:
-                for nota in cuaderno.grades:
-                    if nota.name.startswith(("ejecutar-", "pregunta-")):
+            for suyo in entrega.notebooks:
+                for nota in suyo.grades:
+                    if nota.max_score:  # cada prueba que puntúa, de la tarea que sea
                         pruebas[nota.name] = nota.max_score
                         if (nota.score or 0) < nota.max_score:
                             fallos[nota.name] += 1
             try:
-                suyos, respuestas = _detalles(raiz / "autograded" / s.id / TAREA / CUADERNO)
+                suyos, respuestas = _detalles(raiz / "autograded" / s.id / tarea / cuaderno(tarea))
             except Exception as e:  # lo que sea que traiga su cuaderno: solo pierde sus detalles
                 estudiante["detalles"] = "sus detalles no se han podido leer (%s)" % type(e).__name__
                 continue
@@ -119,8 +119,8 @@ def datos_de_la_clase(raiz):
             for n, respuesta in respuestas.items():
                 elecciones[n].update(opciones_elegidas(respuesta))
     no_corregidos += [{"id": e.estudiante, "nombre": "", "motivo": "carpeta apartada: " + e.apartada}
-                      for e in entregas(raiz) if e.apartada]
-    return {"maximo": maximo, "estudiantes": sorted(estudiantes, key=lambda e: e["id"]),
+                      for e in entregas(raiz, tarea) if e.apartada]
+    return {"tarea": tarea, "maximo": maximo, "estudiantes": sorted(estudiantes, key=lambda e: e["id"]),
             "fallos": fallos, "pruebas": dict(sorted(pruebas.items(), key=lambda p: _orden_de_prueba(p[0]))),
             "diagnosticos": diagnosticos, "con_diagnosticos": con_diagnosticos, "quienes": quienes,
             "elecciones": elecciones, "no_corregidos": sorted(no_corregidos, key=lambda e: e["id"]),
@@ -217,12 +217,12 @@ def _n(numero):
 
 
 def html_del_informe(datos, raiz):
-    estudiantes, maximo = datos["estudiantes"], datos["maximo"]
+    estudiantes, maximo, tarea = datos["estudiantes"], datos["maximo"], datos["tarea"]
     n = len(estudiantes)
     notas = [e["nota"] for e in estudiantes]
     partes = ["<!DOCTYPE html><html lang='es'><head><meta charset='utf-8'>",
-              "<title>Informe de la clase: %s</title><style>%s</style></head><body>" % (_e(TAREA), ESTILO),
-              "<h1>Informe de la clase: <code>%s</code></h1>" % _e(TAREA),
+              "<title>Informe de la clase: %s</title><style>%s</style></head><body>" % (_e(tarea), ESTILO),
+              "<h1>Informe de la clase: <code>%s</code></h1>" % _e(tarea),
               "<p class='nota'>Generado el %s a partir del gradebook y de autograded/.</p>"
               % datetime.datetime.now().strftime("%d/%m/%Y a las %H:%M")]
     sin_corregir = datos.get("no_corregidos", [])
@@ -244,7 +244,7 @@ def html_del_informe(datos, raiz):
                grafica_de_notas(notas, maximo)]
 
     pruebas = datos["pruebas"]
-    partes.append("<h2>Pruebas ocultas: cuántos las fallan</h2>")
+    partes.append("<h2>Las pruebas: cuántos las fallan</h2>")
     if pruebas:
         fallan = [datos["fallos"][p] for p in pruebas]
         colores = [ROJO if f > n / 2 else AZUL for f in fallan]
@@ -254,7 +254,7 @@ def html_del_informe(datos, raiz):
                           [["<code>%s</code>" % _e(p), _n(pruebas[p]), _n("%d de %d" % (datos["fallos"][p], n))]
                            for p in pruebas])]
     else:
-        partes.append("<p>El gradebook no tiene notas de pruebas ocultas.</p>")
+        partes.append("<p>El gradebook no tiene notas de pruebas.</p>")
 
     partes.append("<h2>Los errores más frecuentes, según el corrector</h2>")
     if datos["diagnosticos"]:
@@ -297,10 +297,11 @@ def html_del_informe(datos, raiz):
 
 def _tabla_de_estudiantes(datos, raiz):
     """Cada estudiante con su nota y su retroalimentación; quien no se ha corregido, con el motivo."""
-    filas = []
+    filas, tarea = [], datos["tarea"]
+    html_ = Path(cuaderno(tarea)).with_suffix(".html").name  # la retroalimentación del cuaderno de la tarea
     for e in datos["estudiantes"]:
-        retro = Path(raiz) / "feedback" / e["id"] / TAREA / (TAREA + ".html")
-        href = "../feedback/%s/%s/%s.html" % tuple(urllib.parse.quote(p) for p in (e["id"], TAREA, TAREA))
+        retro = Path(raiz) / "feedback" / e["id"] / tarea / html_
+        href = "../feedback/%s" % "/".join(urllib.parse.quote(p) for p in (e["id"], tarea, html_))
         enlace = ("<a href='%s'>retroalimentación</a>" % _e(href) if retro.exists() else "(sin retroalimentación)")
         if e.get("detalles"):
             enlace += " <span class='nota'>(%s)</span>" % _e(e["detalles"])
@@ -311,14 +312,18 @@ def _tabla_de_estudiantes(datos, raiz):
     return "<h2>Cada estudiante</h2>" + _tabla(["estudiante", "nombre", "puntos", "descuento por retraso", ""], filas)
 
 
-def escribir_informe(raiz=RAIZ):
-    """Escribe exports/informe.html y devuelve su ruta."""
+def escribir_informe(raiz=RAIZ, tarea=TAREA):
+    """Escribe exports/informe.html, el informe de `tarea`, y devuelve su ruta."""
     raiz = Path(raiz)
     destino = raiz / "exports" / "informe.html"
     destino.parent.mkdir(parents=True, exist_ok=True)
-    destino.write_text(html_del_informe(datos_de_la_clase(raiz), raiz), encoding="utf-8")
+    destino.write_text(html_del_informe(datos_de_la_clase(raiz, tarea), raiz), encoding="utf-8")
     return destino
 
 
 if __name__ == "__main__":
-    print(escribir_informe(Path(sys.argv[1]) if len(sys.argv) > 1 else RAIZ))
+    opciones = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    opciones.add_argument("raiz", nargs="?", type=Path, default=RAIZ, help="la raíz del curso")
+    opciones.add_argument("--tarea", default=TAREA, help="la tarea (por defecto, %s)" % TAREA)
+    a = opciones.parse_args()
+    print(escribir_informe(a.raiz, a.tarea))

@@ -5,7 +5,8 @@ milésimas. Un bucle sin fin cuesta a la clase unos pocos segundos, no minutos; 
 entera, con lo que sea que tenga dentro, está acotada por la suma de los topes de reloj.
 Los de espacio (bytes) dejan mucho margen a una entrega honesta (un cuaderno de unos 50 kB, una
 respuesta de unas decenas de líneas) y cortan pronto a la que no lo es.
-nbgrader_config.py, course/aislado y course/calificacion.py los leen de aquí.
+nbgrader_config.py, course/aislado, course/calificacion.py, course/recoleccion.py y la corrección de
+la clase (course/clase.py) los leen de aquí.
 """
 
 # Tiempo de reloj, en segundos.
@@ -19,10 +20,18 @@ CARGA = 2                   # cargar la celda de respuesta `ejecutar` en la jaul
 LLAMADA = 1                 # una llamada a `ejecutar` (o leer una respuesta del cuestionario) en esa jaula
 LLAMADA_AGOTADA = 0.5       # una llamada a `ejecutar` de una respuesta que ya se ha quedado sin tiempo una vez
 COMPROBACIONES = 10         # todas las comprobaciones de una entrega juntas; agotado, las que faltan suspenden
-ALARMA = LLAMADA + 1        # respaldo en calificacion.py: la alarma del proceso de confianza por si la jaula no corta
+# La alarma de una llamada a `ejecutar` fuera de una jaula: con ella acota `revisar(ejecutar)` cada llamada
+# en el cuaderno del estudiante, y el corrector de confianza la usa de respaldo, por si la jaula no corta
+# (course/calificacion.py). Es SEGUNDOS de harness/vigilancia.py, que va a los estudiantes sin este paquete:
+# ese es su único sitio.
+
+# La clase corregida a la vez, en varios procesos (course/clase.py)
+ESPERA_AL_GRADEBOOK = 60    # segundos que una conexión espera a que otra suelte el gradebook (SQLite)
+REINTENTOS = 3              # veces que se corrige una entrega que aun así choca con el gradebook bloqueado
 
 # Tiempo de CPU, en segundos.
 CPU = 120                   # para todo lo que corra en una jaula, sumado
+CPU_DE_GRACIA = 5           # de más, entre el aviso de que se ha pasado (SIGXCPU) y la muerte (SIGKILL)
 
 KIB, MIB, GIB = 1024, 1024 ** 2, 1024 ** 3
 
@@ -31,6 +40,10 @@ CUADERNO_ENTREGADO = 32 * MIB   # bytes del .ipynb entregado; uno más grande ni
 CELDAS_ENTREGADAS = 5_000       # celdas del cuaderno entregado que se miran al buscar las respuestas
 CODIGO_RESPUESTA = 256 * KIB    # bytes del código de una celda de respuesta; más no es una respuesta
 RESPUESTA_DEL_CUESTIONARIO = 4 * KIB  # bytes de una celda respuesta-N que se leen para el informe; más no es una letra
+SALIDAS_DEL_CUESTIONARIO = 50   # salidas de una celda en las que se busca lo comprobado con el cuestionario formativo
+SELLO = 1_000                   # bytes de un timestamp.txt o un submission_secret.txt de `nbgrader submit`
+NOTA_SIN_CORREGIR = 2_000       # bytes que se leen del no-corregido.txt que deja la recogida del LMS
+CUADERNOS_EN_LA_CARPETA = 50    # ficheros de una carpeta entregada que se miran buscando su cuaderno
 
 # Las descargas del LMS y lo que cada estudiante subió dentro (course/recoleccion.py, nbgrader zip_collect)
 ENTRADAS_DE_DESCARGA = 50_000   # ficheros de una descarga del LMS (la de toda la clase)
@@ -45,6 +58,8 @@ SALIDA_POR_CELDA = 100_000      # caracteres de salida que se guardan de una cel
 SALIDA_POR_CUADERNO = 4 * MIB   # caracteres que se guardan de todo el cuaderno, con cada actualización
                                 # de un display (update_display) contada en cada sitio donde se ve
 MENSAJE_DEL_NUCLEO = 16 * MIB   # bytes de un solo mensaje del núcleo; uno mayor se descarta sin leerlo
+NIVELES_AL_CONTAR = 20          # niveles de un mensaje del núcleo que se recorren al contar lo que ocupa
+FICHEROS_DE_LA_TAREA = 100      # ficheros de la carpeta de la tarea que ve, de solo lectura, el núcleo enjaulado
 
 # La jaula (course/aislado/jaula.py)
 MEMORIA = 2 * GIB               # bytes de memoria virtual de cada proceso de la jaula
@@ -52,9 +67,13 @@ TMP = 64 * MIB                  # bytes del /tmp propio de la jaula (es memoria:
 CARPETA_DEL_NUCLEO = 64 * MIB   # bytes que el núcleo puede escribir en la carpeta de su cuaderno (tmpfs)
 FICHEROS = 64 * MIB             # bytes de un fichero que escriba la jaula
 
-# El canal entre el corrector de confianza y la jaula (course/aislado/cliente.py)
-LINEA_DE_LA_JAULA = 2_000_000   # bytes de una línea que manda la jaula; más es una inundación
+# El canal entre el corrector de confianza y la jaula (course/aislado/protocolo.py, que usan los dos lados)
+LINEA_DE_LA_JAULA = 2_000_000   # bytes de una línea que manda la jaula; la jaula manda una excepción en su lugar,
+                                # y el corrector no lee más: es una inundación
 LINEA_A_LA_JAULA = 4 * MIB      # bytes de una línea que el corrector manda a la jaula
 ESCRITURA = 5                   # segundos para que la jaula lea lo que le manda el corrector
-PROFUNDIDAD_DE_UN_DATO = 60     # anidamiento de un dato que vuelve de la jaula; más hondo llega opaco
+PROFUNDIDAD_DE_UN_DATO = 60     # anidamiento de un dato que cruza el canal; más hondo viaja opaco
 PIEZAS_DE_UN_DATO = 200_000     # piezas (valores, claves) de un dato que vuelve de la jaula
+REPR_DE_UN_OBJETO = 300         # caracteres del repr de un objeto que no es un dato simple (lo que se ve de él)
+NOMBRE_DE_UN_TIPO = 200         # caracteres del nombre de un tipo, o de la línea de código que ha lanzado algo
+RECURSION_EN_LA_JAULA = 3000    # sys.setrecursionlimit del proceso del corrector en la jaula

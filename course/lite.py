@@ -29,7 +29,8 @@ from pyodide_lock import PyodideLockSpec
 from pyodide_lock.utils import add_wheels_to_spec
 
 from . import CUADERNO, RAIZ, TAREA
-from .traduccion.completar import completar as completar_traduccion
+from .estudiantes.empezar import AJUSTES
+from .traduccion.completar import IDIOMA, completar as completar_traduccion
 
 # La versión de Pyodide que espera jupyterlite-pyodide-kernel 0.7.2 (su PYODIDE_VERSION).
 PYODIDE = "0.29.3"
@@ -56,13 +57,11 @@ DE_NPM = ["pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "py
 # Extensiones del entorno que no tienen sentido sin servidor (nbgrader y la del curso, que llama a sus
 # puntos de acceso; «abrir en Notebook»).
 SIN_SERVIDOR = ["@jupyter/nbgrader", "curso-harness", "@jupyter-notebook/lab-extension"]
-AJUSTES = {
-    "@jupyterlab/translation-extension:plugin": {"locale": "es_ES"},
-    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
-}
 # Lo que decide el sitio, además de los paquetes instalados: si nada cambia, no se reconstruye.
-# (PYODIDE y PEDIDOS, que deciden las descargas, están en este fichero.)
-ENTRADAS = ["course/lite.py", "course/traduccion", "harness", "pyproject.toml", f"release/{TAREA}/{CUADERNO}"]
+# (PYODIDE y PEDIDOS, que deciden las descargas, están en este fichero; los ajustes de JupyterLab, los
+# de todos los entornos del curso, en empezar.py.)
+ENTRADAS = ["course/lite.py", "course/estudiantes/empezar.py", "course/traduccion", "harness", "pyproject.toml",
+            f"release/{TAREA}/{CUADERNO}"]
 
 
 def avisar(mensaje):
@@ -294,7 +293,7 @@ def espacio_de_trabajo(ruta=f"{TAREA}/{CUADERNO}"):
             "metadata": {"id": "default"}}
 
 
-def traducir(destino, idioma="es_ES"):
+def traducir(destino, idioma=IDIOMA):
     """Traduce los esquemas de ajustes del sitio (títulos de menús, barras de herramientas).
 
     Un servidor de JupyterLab traduce cada esquema al servirlo; JupyterLite los sirve tal cual, y

@@ -39,7 +39,7 @@ from nbgrader.api import Gradebook
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from traitlets import Unicode
 
-from . import CUADERNO, NO_CORREGIDO, limites
+from . import NO_CORREGIDO, cuaderno, limites
 
 # Moodle, «Descargar todas las entregas», en carpetas: la primera carpeta es la del participante.
 MOODLE_CARPETA = re.compile(r"^(?P<nombre>.+)_(?P<lms_id>\d+)_assignsubmission_(?P<tipo>[a-z]+)_$")
@@ -305,8 +305,8 @@ class ExtraerDelLMS(ExtractorPlugin):
 
     def extract(self, archive_path, extracted_path):
         coursedir = self.parent.coursedir
-        release = os.path.join(coursedir.format_path(coursedir.release_directory, ".", coursedir.assignment_id),
-                               CUADERNO)
+        nombre = cuaderno(coursedir.assignment_id)
+        release = os.path.join(coursedir.format_path(coursedir.release_directory, ".", coursedir.assignment_id), nombre)
         ids = ids_de_release(release) if os.path.exists(release) else set()
         subidas = self._leer_descargas(archive_path)
         with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
@@ -319,7 +319,7 @@ class ExtraerDelLMS(ExtractorPlugin):
                                      "lms_user_id de su fila del roster y vuelve a recoger.", aviso, estudiante, numero)
                 if not any(s.id == estudiante for s in gb.students):
                     gb.add_student(estudiante, first_name=mostrar(subida.nombre, 200))
-                self._dejar(extracted_path, estudiante, subida, ids)
+                self._dejar(extracted_path, estudiante, subida, ids, nombre)
 
     def _leer_descargas(self, archive_path):
         """{número del LMS: Subida} de todas las descargas de archive/."""
@@ -360,8 +360,8 @@ class ExtraerDelLMS(ExtractorPlugin):
         local = datetime.datetime(*info.date_time, tzinfo=ZoneInfo(self.zona_horaria))
         return local.astimezone(datetime.timezone.utc)
 
-    def _dejar(self, extracted_path, estudiante, subida, ids):
-        """extracted/<estudiante>/ con su cuaderno o con el motivo de no tenerlo, fechado con la hora del LMS."""
+    def _dejar(self, extracted_path, estudiante, subida, ids, nombre):
+        """extracted/<estudiante>/ con su cuaderno (como `nombre`) o con el motivo de no tenerlo, fechado con la hora del LMS."""
         datos, motivo = (None, subida.agotada) if subida.agotada else elegir_cuaderno(subida.cuadernos, ids)
         if datos is None and motivo is None:
             motivo = "; ".join(subida.rechazos[:3]) or "no hay ningún cuaderno (.ipynb) en lo que subiste" + (
@@ -370,7 +370,7 @@ class ExtraerDelLMS(ExtractorPlugin):
             self.log.warning("%s: %s (se corrige su cuaderno igualmente).", estudiante, rechazo)
         carpeta = os.path.join(extracted_path, estudiante)
         os.makedirs(carpeta, exist_ok=True)
-        destino = os.path.join(carpeta, CUADERNO if datos is not None else NO_CORREGIDO)
+        destino = os.path.join(carpeta, nombre if datos is not None else NO_CORREGIDO)
         with open(destino, "wb") as f:
             f.write(datos if datos is not None else (motivo + "\n").encode("utf-8"))
         os.utime(destino, (subida.hora.timestamp(), subida.hora.timestamp()))
@@ -384,7 +384,7 @@ class RecolectorLMS(FileNameCollectorPlugin):
     def collect(self, submitted_file):
         estudiante = os.path.basename(os.path.dirname(submitted_file))
         fichero = os.path.basename(submitted_file)
-        if fichero not in (CUADERNO, NO_CORREGIDO):
+        if fichero not in (cuaderno(self.parent.coursedir.assignment_id), NO_CORREGIDO):
             self.log.warning("%s no lo ha dejado ExtraerDelLMS: se salta.", submitted_file)
             return None
         hora = datetime.datetime.fromtimestamp(os.stat(submitted_file).st_mtime, datetime.timezone.utc)

@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 
 from course import limites
-from course.aislado import jaula, servidor
-from course.aislado.cliente import CodigoAislado, Opaco, en_segundos
+from course.aislado import jaula, protocolo
+from course.aislado.cliente import CodigoAislado, en_segundos
+from course.aislado.protocolo import Opaco
 from course.calificacion import COMPROBACIONES, Suspenso, comprobar
 from harness import ENTORNO, llamada
 
@@ -24,7 +25,7 @@ def _suspensos(codigo, **opciones):
         aislado.cargar()
         for nombre in COMPROBACIONES:
             try:
-                comprobar(nombre, aislado.ejecutar)
+                comprobar(nombre, aislado)
             except Suspenso as s:
                 fallos[nombre] = str(s)
     return fallos
@@ -35,8 +36,8 @@ def _suspensos(codigo, **opciones):
     [1, (2, 3.5), {"a", "b"}, None, False], ("x",), {1: [True]},
 ])
 def test_los_datos_cruzan_con_sus_tipos(valor):
-    assert servidor.decodificar(servidor.codificar(valor)) == valor
-    assert type(servidor.decodificar(servidor.codificar(valor))) is type(valor)
+    assert protocolo.decodificar(protocolo.codificar(valor)) == valor
+    assert type(protocolo.decodificar(protocolo.codificar(valor))) is type(valor)
 
 
 def test_una_respuesta_buena_pasa_todas_las_comprobaciones_en_la_jaula(capsys):

@@ -17,6 +17,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from course import CUADERNO, TAREA, corregir, informe
+from course.clase import notas as notas_de
 from course.entregas import escribir_entrega, leer_ejemplo
 from cursos import MAXIMO_CALIFICADO as MAXIMO, copiar_curso, modo_del_cuestionario, nbgrader
 
@@ -50,7 +51,7 @@ def clase(tmp_path_factory):
 
 def test_cada_entrega_tiene_su_nota_y_la_rota_no_para_a_las_demas(clase):
     raiz, salida, codigo = clase
-    notas = corregir.notas(raiz)
+    notas = notas_de(raiz, TAREA)
     for estudiante, ejemplo in CLASE.items():
         assert notas[estudiante] == (leer_ejemplo(corregir.EJEMPLOS / (ejemplo + ".toml"))["nota"], MAXIMO), estudiante
     # La rota no para a nadie ni saca un cero que parezca una nota: «no corregido», con el motivo.
@@ -64,8 +65,8 @@ def test_mismas_notas_que_nbgrader_secuencial(clase, tmp_path):
     secuencial = _montar(tmp_path / "curso")
     nbgrader(secuencial, "autograde", TAREA, "--force")
     sin_la_rota = lambda notas: {e: n for e, n in notas.items() if e != ROTA}  # noqa: E731
-    assert sin_la_rota(corregir.notas(secuencial)) == sin_la_rota(corregir.notas(raiz))
-    assert len(sin_la_rota(corregir.notas(raiz))) == len(CLASE)
+    assert sin_la_rota(notas_de(secuencial, TAREA)) == sin_la_rota(notas_de(raiz, TAREA))
+    assert len(sin_la_rota(notas_de(raiz, TAREA))) == len(CLASE)
 
 
 def test_un_solo_gradebook_sin_escrituras_perdidas(clase):

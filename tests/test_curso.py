@@ -9,7 +9,8 @@ import pytest
 from nbclient import NotebookClient
 
 from course import CUADERNO, RAIZ, TAREA, corregir, paquete
-from course.entregas import soluciones
+from course.clase import notas as notas_de
+from course.entregas import leer_ejemplo, soluciones
 from cursos import copiar_curso, nbgrader
 
 # El modo del cuestionario con el que está generada release/: el de nbgrader_config.py.
@@ -190,10 +191,10 @@ def test_make_grade_corrige_las_entregas_de_ejemplo_en_un_curso_aparte(tmp_path)
     # Las de ejemplo van al curso de demostración, con su gradebook: la clase de verdad, intacta.
     assert not (curso / "gradebook.db").exists() and not any((curso / "submitted").iterdir())
     raiz = curso / corregir.DEMO
-    notas = corregir.notas(raiz)
+    notas = notas_de(raiz, TAREA)
     assert set(notas) == {p.stem for p in corregir.EJEMPLOS.glob("*.toml")}
     for estudiante, (puntos, maximo) in notas.items():
-        ejemplo = corregir.leer_ejemplo(corregir.EJEMPLOS / (estudiante + ".toml"))
+        ejemplo = leer_ejemplo(corregir.EJEMPLOS / (estudiante + ".toml"))
         esperado = ejemplo["nota"] if MODO == "calificado" else ejemplo["nota_formativo"]
         assert maximo == 12 + PUNTOS_DEL_CUESTIONARIO
         assert puntos == esperado, estudiante

@@ -6,7 +6,6 @@ está el entorno de verdad. Lo que devuelve llega como datos simples: un objeto 
 nunca entra en el proceso del corrector.
 """
 
-import json
 import os
 import select
 import subprocess
@@ -14,15 +13,28 @@ import sys
 import time
 from pathlib import Path
 
-from course import limites
+from course import RAIZ, limites
 from course.calificacion import Suspenso
 from harness import muestra
 from harness.revision import NoCumple
 
-from . import jaula
-from .servidor import codificar, de_excepcion, decodificar
+from . import jaula, protocolo, servidor
+from .protocolo import DemasiadasPiezas, Ilegible, codificar, de_excepcion, decodificar, leer_excepcion
 
-SERVIDOR = Path(__file__).resolve().parent / "servidor.py"
+# Lo único del curso que ve la jaula del corrector: el servidor, el protocolo y los topes, cada uno en
+# su sitio de un paquete `course` que allí no tiene nada más (ni __init__.py: es un paquete de nombres).
+EN_LA_JAULA = "/opt/curso"
+
+
+def _en_la_jaula(modulo):
+    """(el fichero de un módulo del curso, su ruta en la jaula)."""
+    fichero = Path(modulo.__file__).resolve()
+    return fichero, "%s/%s" % (EN_LA_JAULA, fichero.relative_to(RAIZ).as_posix())
+
+
+LEGIBLES = [_en_la_jaula(m) for m in (limites, protocolo, servidor)]
+ARRANQUE = "import sys; sys.path.insert(0, %r); from course.aislado import servidor; servidor.main()" % EN_LA_JAULA
+NO_SE_ENTIENDE = "Tu código ha escrito en el canal del corrector algo que no se entiende."
 
 
 class Lanzada(Exception):
@@ -34,67 +46,23 @@ class Lanzada(Exception):
         self.tipo, self.origen = tipo, origen
 
 
-class Opaco:
-    """Un objeto del estudiante que no es un dato simple: solo su tipo y su repr. No es igual a nada."""
-
-    def __init__(self, tipo, texto):
-        self.tipo, self.texto = tipo, texto
-
-    def __repr__(self):
-        return "<%s %s>" % (self.tipo, self.texto)
-
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
-
-
-def _dato(d, piezas=None, fondo=0):
-    """Como `decodificar`, pero lo que no es un dato simple se queda en un Opaco, y con tope.
-
-    Lo que vuelve de la jaula se lee con un tope de anidamiento y de piezas (valores y claves): un dato
-    más hondo llega opaco; uno con más piezas, o que no se puede leer, suspende con su motivo.
-    """
-    piezas = [limites.PIEZAS_DE_UN_DATO] if piezas is None else piezas
-    piezas[0] -= 1
-    if piezas[0] < 0:
-        raise Suspenso("Tu código ha devuelto un dato con más de %d piezas: no cabe en una observación."
-                       % limites.PIEZAS_DE_UN_DATO)
-    if not isinstance(d, dict):
-        raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.")
-    if fondo > limites.PROFUNDIDAD_DE_UN_DATO:
-        return Opaco("demasiado anidado", "")
+def _dato(d):
+    """El valor que devuelve la jaula; un dato ilegible o con demasiadas piezas suspende con su motivo."""
     try:
-        if "otro" in d:
-            return Opaco(str(d["otro"])[:100], str(d.get("repr", ""))[:300])
-        if "dict" in d:
-            return {_dato(k, piezas, fondo + 1): _dato(v, piezas, fondo + 1) for k, v in d["dict"]}
-        for clase, hacer in (("list", list), ("tuple", tuple), ("set", set)):
-            if clase in d:
-                return hacer(_dato(v, piezas, fondo + 1) for v in d[clase])
-        valor = decodificar(d)
-    except Suspenso:
-        raise
-    except Exception:  # una clave que no se puede usar, un par que no es un par, un número imposible...
-        raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.") from None
-    if type(valor) not in (str, int, float, bool, type(None)):
-        raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.")
-    return valor
+        return decodificar(d)
+    except DemasiadasPiezas:
+        raise Suspenso("Tu código ha devuelto un dato con más de %d piezas: no cabe en una observación."
+                       % limites.PIEZAS_DE_UN_DATO) from None
+    except Ilegible:
+        raise Suspenso(NO_SE_ENTIENDE) from None
 
 
 def _excepcion(respuesta):
-    """(tipo, texto) de la excepción que cuenta la jaula, si tiene esa forma."""
-    e = respuesta["excepcion"]
-    if not (isinstance(e, dict) and isinstance(e.get("tipo"), str) and isinstance(e.get("texto"), str)):
-        raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.")
-    return e["tipo"][:200], e["texto"]
-
-
-def _origen(respuesta):
-    """El origen que cuenta la jaula de una excepción (línea, texto, sitio), si tiene esa forma; si no, None."""
-    o = respuesta["excepcion"].get("origen")
-    if (isinstance(o, list) and len(o) == 3 and type(o[0]) is int and isinstance(o[1], str)
-            and o[2] in ("except", "try", "fuera")):
-        return o[0], o[1][:200], o[2]
-    return None
+    """(tipo, texto, origen) de la excepción que cuenta la jaula, si tiene esa forma."""
+    try:
+        return leer_excepcion(respuesta["excepcion"])
+    except Ilegible:
+        raise Suspenso(NO_SE_ENTIENDE) from None
 
 
 def en_segundos(x):
@@ -105,6 +73,9 @@ def en_segundos(x):
 
 class CodigoAislado:
     """El código de una respuesta, cargado en una jaula que se vuelve a arrancar si muere o se cuelga.
+
+    Es una `RespuestaAparte` de course/calificacion.py: las comprobaciones lo reciben entero, y dicen
+    aparte por qué no se ha podido cargar.
 
     El tiempo, con los topes de course/limites.py: cada llamada tiene el suyo, más corto en cuanto una
     se ha quedado sin tiempo (una respuesta que no termina no se vuelve a pagar entera), y todas las de
@@ -133,9 +104,8 @@ class CodigoAislado:
             self.proceso = None
 
     def _arrancar(self):
-        # El servidor entra solo, en una ruta neutra: la jaula no ve ni la carpeta del curso.
-        orden = jaula.orden([sys.executable, "-I", "/opt/corrector.py"], legibles=[(SERVIDOR, "/opt/corrector.py")],
-                            carpeta="/tmp")
+        # El servidor entra con el protocolo y los topes, en una ruta neutra: la jaula no ve la carpeta del curso.
+        orden = jaula.orden([sys.executable, "-I", "-c", ARRANQUE], legibles=LEGIBLES, carpeta="/tmp")
         self.proceso = subprocess.Popen(orden, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL)
         os.set_blocking(self.proceso.stdin.fileno(), False)  # escribir nunca cuelga: ver _envia
@@ -150,7 +120,7 @@ class CodigoAislado:
 
     def _envia(self, mensaje, limite):
         """Escribe una línea en la jaula sin bloquearse: si la jaula no la lee antes de `limite`, TimeoutError."""
-        linea = (json.dumps(mensaje, ensure_ascii=False) + "\n").encode()
+        linea = protocolo.linea(mensaje)
         if len(linea) > limites.LINEA_A_LA_JAULA:
             raise Suspenso("Lo que habría que mandar a tu código ocupa más de %d bytes." % limites.LINEA_A_LA_JAULA)
         fd = self.proceso.stdin.fileno()
@@ -182,16 +152,13 @@ class CodigoAislado:
                 raise Suspenso("El proceso con tu código ha terminado de golpe (código %s): ¿os._exit, "
                                "demasiada memoria o demasiado tiempo de CPU?" % self.proceso.returncode)
             self._pendiente += trozo
-            if len(self._pendiente) > jaula.MAXIMO_RESPUESTA:
+            if len(self._pendiente) > limites.LINEA_DE_LA_JAULA:
                 raise Suspenso("Tu código ha devuelto más datos de los que caben en una observación.")
         linea, _, self._pendiente = self._pendiente.partition(b"\n")
         try:
-            mensaje = json.loads(linea)
-        except (ValueError, RecursionError):
-            mensaje = None
-        if not isinstance(mensaje, dict):
-            raise Suspenso("Tu código ha escrito en el canal del corrector algo que no se entiende.")
-        return mensaje
+            return protocolo.mensaje(linea)
+        except Ilegible:
+            raise Suspenso(NO_SE_ENTIENDE) from None
 
     def _pide(self, mensaje, segundos, entorno=None):
         """Manda una orden y atiende lo que pida la jaula hasta que conteste, todo en `segundos` como mucho."""
@@ -212,7 +179,7 @@ class CodigoAislado:
         """Hace en el entorno de verdad la operación que ha pedido una herramienta desde la jaula."""
         try:
             piezas = [limites.PIEZAS_DE_UN_DATO]
-            a = [_dato(x, piezas) for x in pedido["argumentos"]]
+            a = [decodificar(x, piezas) for x in pedido["argumentos"]]
         except Exception as e:
             return {"excepcion": de_excepcion(e)}
         if not isinstance(pedido.get("op"), str):
@@ -248,7 +215,7 @@ class CodigoAislado:
     def cargar(self):
         """Carga la respuesta en la jaula (una vez por jaula); devuelve por qué no se puede cargar, o None."""
         if self.error_al_cargar is None and len(self.codigo.encode()) > limites.CODIGO_RESPUESTA:
-            self.error_al_cargar = "tu respuesta ocupa más de %d kB" % (limites.CODIGO_RESPUESTA // 1024)
+            self.error_al_cargar = "tu respuesta ocupa más de %d kB" % (limites.CODIGO_RESPUESTA // limites.KIB)
         if self.error_al_cargar is None and not (self.cargado and self.proceso is not None
                                                  and self.proceso.poll() is None):
             try:
@@ -263,7 +230,7 @@ class CodigoAislado:
                 self.error_al_cargar = "el corrector no ha podido cargarla (%s: %s)" % (type(e).__name__, e)
             else:
                 if "excepcion" in respuesta:
-                    self.error_al_cargar = "%s: %s" % _excepcion(respuesta)
+                    self.error_al_cargar = "%s: %s" % _excepcion(respuesta)[:2]
                 self.cargado = True
         return self.error_al_cargar
 
@@ -299,13 +266,13 @@ class CodigoAislado:
         if "falta" in respuesta:
             raise Suspenso("No encuentro tu función ejecutar. ¿Ha dado error la celda de tu respuesta?")
         if "excepcion" in respuesta:
-            raise Lanzada(*_excepcion(respuesta), _origen(respuesta))
+            raise Lanzada(*_excepcion(respuesta))
         return _dato(respuesta.get("devuelve"))
 
     def valor(self, codigo, nombre):
         """El valor de `nombre` tras ejecutar `codigo` (una celda de respuesta) en la jaula."""
         if len(codigo.encode()) > limites.CODIGO_RESPUESTA:
-            raise Suspenso("Tu celda de respuesta ocupa más de %d kB." % (limites.CODIGO_RESPUESTA // 1024))
+            raise Suspenso("Tu celda de respuesta ocupa más de %d kB." % (limites.CODIGO_RESPUESTA // limites.KIB))
         self._listo()
         tope = self._tope(limites.LLAMADA)
         try:
@@ -315,5 +282,5 @@ class CodigoAislado:
         if "falta" in respuesta:
             raise Suspenso("Tu celda de respuesta no define %s." % nombre)
         if "excepcion" in respuesta:
-            raise Suspenso("Tu celda de respuesta da error: %s: %s" % _excepcion(respuesta))
+            raise Suspenso("Tu celda de respuesta da error: %s: %s" % _excepcion(respuesta)[:2])
         return _dato(respuesta.get("devuelve"))

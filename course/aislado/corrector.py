@@ -50,18 +50,25 @@ class NucleoEnJaula(AsyncKernelManager):
         self.transport = "ipc"
         self.connection_file = os.path.join(self._privada, "conexion.json")
         self.ip = os.path.join(self._privada, "k")
+        self._carpeta = None  # la del cuaderno, que nbclient pasa a start_kernel como cwd
         # Un mensaje del núcleo más grande que esto ni se lee: zmq corta la conexión y nbclient sigue.
         self.context.setsockopt(zmq.MAXMSGSIZE, limites.MENSAJE_DEL_NUCLEO)
 
-    async def _async_pre_start_kernel(self, **kw):
-        orden, kw = await super()._async_pre_start_kernel(**kw)
-        carpeta = kw.get("cwd") or os.getcwd()
-        # El núcleo trabaja en la carpeta de su cuaderno, pero esa carpeta es, en la jaula, un tmpfs con
-        # tope: lo que escriba (enlaces, tuberías, ficheros, árboles sin fondo) no toca el disco ni llega
-        # a autograded/, y se va con la jaula. Los ficheros de la tarea se ven, de solo lectura; los
-        # cuadernos no (el corregido lleva las pruebas ocultas).
-        return jaula.orden(orden, escribibles=[self._privada], legibles=_ficheros_de_la_tarea(carpeta),
-                           carpeta=carpeta, en_memoria=carpeta), kw
+    async def start_kernel(self, **kw):
+        self._carpeta = kw.get("cwd") or os.getcwd()
+        return await super().start_kernel(**kw)
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        """La orden del núcleo, dentro de la jaula.
+
+        El núcleo trabaja en la carpeta de su cuaderno, pero esa carpeta es, en la jaula, un tmpfs con
+        tope: lo que escriba (enlaces, tuberías, ficheros, árboles sin fondo) no toca el disco ni llega
+        a autograded/, y se va con la jaula. Los ficheros de la tarea se ven, de solo lectura; los
+        cuadernos no (el corregido lleva las pruebas ocultas).
+        """
+        carpeta = self._carpeta or os.getcwd()
+        return jaula.orden(super().format_kernel_cmd(extra_arguments), escribibles=[self._privada],
+                           legibles=_ficheros_de_la_tarea(carpeta), carpeta=carpeta, en_memoria=carpeta)
 
     @property
     def kernel_spec(self):
@@ -72,15 +79,6 @@ class NucleoEnJaula(AsyncKernelManager):
             spec.interrupt_mode = "message"
         return spec
 
-    async def _async_cleanup_resources(self, restart=False):
-        await super()._async_cleanup_resources(restart=restart)
-        if not restart:
-            jaula.borrar(self._privada)
-
-    # AsyncKernelManager ata `cleanup_resources` a la función de su clase base, no a la de arriba; nbclient
-    # lo llama así cuando el núcleo ya ha muerto, y sin esto la carpeta privada se quedaría en /tmp.
-    cleanup_resources = _async_cleanup_resources
-
 
 def _ficheros_de_la_tarea(carpeta):
     """(fuera, dentro) de cada fichero normal de la carpeta del cuaderno, sin cuadernos ni enlaces."""
@@ -88,7 +86,7 @@ def _ficheros_de_la_tarea(carpeta):
     with os.scandir(carpeta) as entradas:
         for entrada in entradas:
             if (entrada.is_file(follow_symlinks=False) and not entrada.name.endswith(".ipynb")
-                    and "\n" not in entrada.name and len(pares) < 100):
+                    and "\n" not in entrada.name and len(pares) < limites.FICHEROS_DE_LA_TAREA):
                 pares.append((entrada.path, entrada.path))
     return pares
 
@@ -112,6 +110,7 @@ class EjecutarEnJaula(Execute):
         super().reset_execution_trackers()
         self._fin_del_cuaderno = None  # cuándo se acaba el tiempo del cuaderno (se fija al empezar su primera celda)
         self._sin_nucleo = None        # por qué ya no se manda ninguna celda más al núcleo, si es así
+        self._sitios = {}              # display_id → {celda: salidas que lo muestran}, como las lleva nbclient
 
     def preprocess_cell(self, cell, resources, index):
         # Se sustituye esta, y no async_execute_cell: nbclient ata execute_cell a su propia versión asíncrona.
@@ -158,8 +157,7 @@ class EjecutarEnJaula(Execute):
         transitorio = contenido.get("transient") if isinstance(contenido, dict) else None
         display_id = transitorio.get("display_id") if isinstance(transitorio, dict) else None
         if display_id:
-            sitios = sum(len(v) for v in self._display_id_map.get(display_id, {}).values())
-            coste *= 1 + sitios
+            coste *= 1 + sum(self._sitios.get(display_id, {}).values())
         antes = self._salida_por_celda.get(cell_index, 0)
         self._salida_por_celda[cell_index] = antes + coste
         self._salida_total += coste
@@ -170,6 +168,19 @@ class EjecutarEnJaula(Execute):
                 "\n(salida cortada: pasaba de %d caracteres en esta celda o de %d en el cuaderno)\n"
                 % (self.maximo_salida, self.maximo_cuaderno))))
         return None
+
+    def output(self, outs, msg, display_id, cell_index):
+        # Cada salida que nbclient guarda con un display_id es un sitio más donde copiará sus actualizaciones.
+        salida = super().output(outs, msg, display_id, cell_index)
+        if display_id and salida is not None:
+            por_celda = self._sitios.setdefault(display_id, {})
+            por_celda[cell_index] = por_celda.get(cell_index, 0) + 1
+        return salida
+
+    def clear_display_id_mapping(self, cell_index):
+        super().clear_display_id_mapping(cell_index)  # las salidas de la celda se han borrado: ya no son sitios
+        for por_celda in self._sitios.values():
+            por_celda.pop(cell_index, None)
 
     def preprocess(self, nb, resources=None, km=None):
         self._salida_por_celda, self._salida_total = {}, 0
@@ -213,7 +224,7 @@ def _caracteres(x, fondo=0):
     """Cuánto ocupa un contenido de mensaje: sus textos y sus claves, sin volver a serializarlo."""
     if isinstance(x, (str, bytes)):
         return len(x)
-    if fondo > 20:
+    if fondo > limites.NIVELES_AL_CONTAR:
         return 1
     if isinstance(x, dict):
         return sum(len(str(k)) + _caracteres(v, fondo + 1) for k, v in x.items()) + 1
@@ -251,14 +262,17 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
     """Decide las celdas `ejecutar-*` y `pregunta-*` con el código del estudiante encerrado y alcanzado solo con datos."""
 
     def preprocess(self, nb, resources):
+        decididas = list(filter(_decide_el_corrector, nb.cells))
+        if not decididas:  # una tarea sin celdas de este corrector: las deciden sus propias pruebas
+            return nb, resources
         respuestas = {_grade_id(c): c.source for c in nb.cells
                       if c.metadata.get("nbgrader", {}).get("solution")}
         with CodigoAislado(respuestas.get("ejecutar", "")) as codigo:
             codigo.cargar()  # antes de las comprobaciones, para que su tope de tiempo no cuente la carga
-            for celda in filter(_decide_el_corrector, nb.cells):
+            for celda in decididas:
                 celda.outputs = _salida(lambda: _decidir(_grade_id(celda), codigo, respuestas))
                 _anota(celda, codigo)
-            if any(_grade_id(c).startswith("ejecutar-") for c in filter(_decide_el_corrector, nb.cells)):
+            if any(_grade_id(c).startswith("ejecutar-") for c in decididas):
                 _anota_el_resumen(nb, codigo)
         return nb, resources
 
@@ -271,7 +285,7 @@ def _anota(celda, codigo):
     if tipo == "ejecutar":
         curso["comprueba"] = calificacion.que_comprueba(nombre)
         try:
-            curso["diagnosticos"] = calificacion.diagnosticos(nombre, codigo.ejecutar)
+            curso["diagnosticos"] = calificacion.diagnosticos(nombre, codigo)
         except Exception:  # el veredicto ya está escrito; sin diagnóstico no se pierde nada
             curso["diagnosticos"] = []
     else:
@@ -282,7 +296,7 @@ def _anota_el_resumen(nb, codigo):
     """En los metadatos del cuaderno, lo que la retroalimentación dice al principio (course/calificacion.py,
     resumen), con el ancla que nbconvert da al título de cada sección que hay que releer."""
     try:
-        resumen = calificacion.resumen(codigo.ejecutar)
+        resumen = calificacion.resumen(codigo)
     except Exception:  # sin resumen, la retroalimentación enseña igual cada prueba con su motivo
         return
     for equivocacion in resumen["equivocaciones"]:
@@ -300,6 +314,6 @@ def _decidir(grade_id, codigo, respuestas):
     """El veredicto de una celda: `ejecutar-X` es la comprobación X; `pregunta-N`, la pregunta N del cuestionario."""
     tipo, _, nombre = grade_id.partition("-")
     if tipo == "ejecutar":
-        calificacion.comprobar(nombre, codigo.ejecutar)
+        calificacion.comprobar(nombre, codigo)
     else:
         cuestionario.corregir(int(nombre), codigo.valor(respuestas.get("respuesta-" + nombre, ""), "respuesta_" + nombre))

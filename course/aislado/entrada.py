@@ -14,18 +14,22 @@ parar la corrección de toda la clase (una celda duplicada, jupyter/nbgrader#108
   llega a la corrección. Lo que se ha tenido que decidir (una respuesta duplicada, movida,
   convertida en texto, perdida) se le dice al estudiante en una celda de avisos al principio de su
   retroalimentación, y en el registro.
-- `instalar()` hace que `nbgrader autograde` aparte, con una línea clara en la salida, las carpetas
-  que nbgrader no sabe manejar (`motivo_para_apartar`: también `make grade` las aparta), y que no
-  copie a `autograded/` los demás ficheros de la entrega.
+- `ajustar_autograde()`, lo único de nbgrader que no se puede configurar: que `nbgrader autograde`
+  aparte, con una línea clara en la salida, las carpetas que nbgrader no sabe manejar
+  (`motivo_para_apartar`: también `make grade` las aparta), y que de la carpeta entregada solo lea
+  el cuaderno y los sellos de `nbgrader submit`.
 - `motivo_sin_corregir` dice por qué una carpeta no tiene un cuaderno que corregir (el motivo que dejó
   la recogida del LMS, o que el cuaderno falta o no se puede leer): `make grade`, el CSV y el informe
   la marcan «no corregido» con ese motivo.
 """
 
+import contextlib
+import functools
 import json
 import os
 import re
 import stat
+import tempfile
 
 import nbformat
 from nbconvert.exporters import NotebookExporter
@@ -34,7 +38,7 @@ from nbformat.v4 import new_markdown_cell, new_notebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from course import CUADERNO, NO_CORREGIDO, limites
+from course import NO_CORREGIDO, cuaderno, limites
 from course.cuestionario import registro, registros_de_la_celda
 
 AVISOS = "curso_avisos"  # clave de los metadatos del cuaderno con lo que se ha notado al leerlo
@@ -244,7 +248,7 @@ def motivo_para_apartar(carpeta):
     sello = os.path.join(carpeta, "timestamp.txt")
     if os.path.lexists(sello):
         info = os.lstat(sello)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > 1000:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limites.SELLO:
             return "su timestamp.txt no es un fichero de texto corto"
         try:
             from nbgrader.utils import parse_utc
@@ -265,12 +269,14 @@ def motivo_sin_corregir(carpeta):
     """
     nota = os.path.join(carpeta, NO_CORREGIDO)
     if os.path.lexists(nota):
-        datos, problema = leer_acotado(nota, 2000)
-        return problema or " ".join(datos[:2000].decode("utf-8", "replace").split()) or "la recogida no encontró un cuaderno"
-    ruta = os.path.join(carpeta, CUADERNO)
+        datos, problema = leer_acotado(nota, limites.NOTA_SIN_CORREGIR)
+        texto = datos[:limites.NOTA_SIN_CORREGIR].decode("utf-8", "replace") if datos else ""
+        return problema or " ".join(texto.split()) or "la recogida no encontró un cuaderno"
+    nombre = cuaderno(os.path.basename(os.path.normpath(carpeta)))  # la carpeta se llama como su tarea
+    ruta = os.path.join(carpeta, nombre)
     if not os.path.lexists(ruta):
         otros = sorted(n for n in os.listdir(carpeta) if n not in SELLOS)[:5]
-        return "no hay %s en la carpeta de la entrega%s" % (CUADERNO, " (hay: %s)" % ", ".join(otros) if otros else "")
+        return "no hay %s en la carpeta de la entrega%s" % (nombre, " (hay: %s)" % ", ".join(otros) if otros else "")
     datos, problema = leer_cuaderno(ruta)
     if problema is None and not (isinstance(datos, dict) and isinstance(datos.get("cells"), list)):
         problema = "el fichero entregado no tiene las celdas de un cuaderno"
@@ -280,31 +286,53 @@ def motivo_sin_corregir(carpeta):
 def _copiar_sellos(origen, destino):
     """Los SELLOS de `origen` a `destino`, los que sean ficheros normales y cortos (nunca enlaces ni tuberías)."""
     for nombre in SELLOS:
-        sello, problema = leer_acotado(os.path.join(origen, nombre), 1000)
-        if problema is None and len(sello) <= 1000:
+        sello, problema = leer_acotado(os.path.join(origen, nombre), limites.SELLO)
+        if problema is None and len(sello) <= limites.SELLO:
             os.makedirs(destino, exist_ok=True)
             with open(os.path.join(destino, nombre), "wb") as f:
                 f.write(sello)
 
 
-def instalar():
-    """Ajusta `nbgrader autograde` donde no tiene opción de configuración (lo llama nbgrader_config.py).
+# Lo que ajusta ajustar_autograde(), tal como está en nbgrader 0.9.6, por la huella (sha256) de su código:
+# tests/test_ajustes_de_nbgrader.py falla si nbgrader lo cambia, y entonces hay que volver a mirar el ajuste.
+AJUSTADO = {
+    "nbgrader.converters.base.BaseConverter.init_notebooks":
+        "75dbbd15a2dfa17bd72ae1bb8b0e2adc2368d54543726c47af766f8075829e8f",
+    "nbgrader.converters.autograde.Autograde.init_assignment":
+        "a7c144dc746ec205e6739e3071a69356ed3c2cb96fa566449e712cdb91417efa",
+    "nbgrader.converters.base.BaseConverter.init_assignment":
+        "bcfda8a38bd242811155417345b96d16e35245612781b3f6706187aa8943df59",
+}
 
-    - Las carpetas que nbgrader no sabe manejar (un salto de línea en el nombre para la expresión
-      regular con la que lee el nombre del estudiante, un enlace en vez de carpeta, un timestamp.txt
-      que no es una fecha) se apartan con una línea de error en la salida, y los demás se corrigen.
-    - De la carpeta entregada no se copia nada más que el cuaderno (que se lee con LectorDeEntregas):
-      ni enlaces que apunten a las soluciones, ni tuberías que cuelguen la copia, ni árboles sin fondo.
+
+def ajustar_autograde():
+    """Ajusta `nbgrader autograde` (solo esa clase, `Autograde`) donde su configuración no llega.
+
+    Lo llama nbgrader_config.py: es lo único que se carga en todo proceso que corrige (la orden, el
+    formgrader, `make grade`). Lo demás de la corrección son opciones de nbgrader (exporter_class,
+    preprocesadores, complementos). Dos cosas no lo son:
+
+    - Apartar las carpetas que nbgrader no sabe manejar (`motivo_para_apartar`), con una línea de
+      error, y corregir las demás. `CourseDirectory.student_id_exclude` no basta: nbgrader lo mira
+      después de leer el nombre de cada carpeta con una expresión regular que, ante un salto de
+      línea, para la corrección de toda la clase; y no sabe de qué tarea es cada carpeta.
+    - Que de la carpeta entregada solo se lea el cuaderno (que se lee con LectorDeEntregas) y los
+      dos sellos de `nbgrader submit`, si son ficheros normales y cortos. nbgrader copia a
+      autograded/ todo lo demás, siguiendo enlaces (a las soluciones), abriendo tuberías (que
+      cuelgan la copia) y recorriendo árboles sin fondo; `CourseDirectory.ignore` son patrones de
+      nombres, que no distinguen un enlace o una tubería de un fichero, y valen también para copiar
+      source/ a release/. Así que `init_assignment` lee, en lugar de la carpeta entregada, una vista
+      limpia de ella: una carpeta temporal con los sellos válidos y el nombre de cada cuaderno.
+      generate_feedback lleva los sellos a feedback/, y `nbgrader release_feedback` nombra con ellos
+      la retroalimentación de cada estudiante.
     """
     from nbgrader.converters import Autograde
-    from nbgrader.converters.base import BaseConverter
 
-    if getattr(Autograde, "_curso_protegido", False):
+    if getattr(Autograde.init_notebooks, "del_curso", False):
         return
-    Autograde._curso_protegido = True
-    buscar = Autograde.init_notebooks
-    preparar = BaseConverter.init_assignment
+    buscar, preparar = Autograde.init_notebooks, Autograde.init_assignment
 
+    @functools.wraps(buscar)
     def init_notebooks(self):
         buscar(self)
         for carpeta in sorted(self.assignments):
@@ -313,14 +341,27 @@ def instalar():
                 self.log.error("Entrega apartada, sin corregir: %r: %s. Las demás se corrigen.", carpeta, motivo)
                 del self.assignments[carpeta]
 
+    @functools.wraps(preparar)
     def init_assignment(self, assignment_id, student_id):
-        if isinstance(self, Autograde):
-            # La parte de BaseConverter copia los demás ficheros de la entrega: de ellos solo pasan los
-            # dos sellos que pone `nbgrader submit`, que generate_feedback lleva a feedback/ y con los
-            # que `nbgrader release_feedback` nombra la retroalimentación de cada estudiante.
-            _copiar_sellos(self._format_source(assignment_id, student_id), self._format_dest(assignment_id, student_id))
-            return
-        return preparar(self, assignment_id, student_id)
+        curso = self.coursedir
+        with tempfile.TemporaryDirectory(prefix="entrega-") as limpia:
+            vista = os.path.join(limpia, student_id, assignment_id)
+            os.makedirs(vista)
+            _copiar_sellos(curso.format_path(curso.submitted_directory, student_id, assignment_id), vista)
+            for ruta in self.notebooks:  # están: que nbgrader no los dé por no entregados
+                open(os.path.join(vista, os.path.basename(ruta)), "x").close()
+            with _cambiado(curso, "submitted_directory", limpia):
+                preparar(self, assignment_id, student_id)
 
-    Autograde.init_notebooks = init_notebooks
-    BaseConverter.init_assignment = init_assignment
+    init_notebooks.del_curso = True
+    Autograde.init_notebooks, Autograde.init_assignment = init_notebooks, init_assignment
+
+
+@contextlib.contextmanager
+def _cambiado(objeto, atributo, valor):
+    antes = getattr(objeto, atributo)
+    setattr(objeto, atributo, valor)
+    try:
+        yield
+    finally:
+        setattr(objeto, atributo, antes)

@@ -10,11 +10,6 @@ from pathlib import Path
 import harness
 from course import limites
 
-MEMORIA = limites.MEMORIA   # bytes de memoria virtual, para cada proceso que corra en la jaula
-CPU = limites.CPU           # segundos de CPU, para todo lo que corra en la jaula
-FICHEROS = limites.FICHEROS  # tamaño máximo de un fichero que escriba
-MAXIMO_RESPUESTA = limites.LINEA_DE_LA_JAULA  # bytes de una línea que mande la jaula
-
 
 class FaltaBubblewrap(RuntimeError):
     """Sin bubblewrap no se corrige: sería ejecutar el código de los estudiantes sin aislar."""
@@ -50,7 +45,8 @@ def orden(argv, escribibles=(), legibles=(), carpeta=None, en_memoria=None):
     """
     # Los límites los pone prlimit antes de entrar: así valen para todo lo que arranque la jaula,
     # y no hace falta preexec_fn, que no es seguro en un proceso con hilos (el servidor de Jupyter).
-    o = ["prlimit", "--as=%d" % MEMORIA, "--cpu=%d:%d" % (CPU, CPU + 5), "--fsize=%d" % FICHEROS, "--core=0",
+    o = ["prlimit", "--as=%d" % limites.MEMORIA, "--cpu=%d:%d" % (limites.CPU, limites.CPU + limites.CPU_DE_GRACIA),
+         "--fsize=%d" % limites.FICHEROS, "--core=0",
          "--", bwrap(), "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
          # Un usuario sin privilegios y sin capacidades, en su propio espacio de usuarios, que no puede
          # crear otro: como root con capacidades, podría volver a montar con escritura lo de solo lectura.

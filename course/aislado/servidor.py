@@ -1,102 +1,49 @@
 """El lado de la jaula: carga el código del estudiante y contesta al corrector, solo con datos.
 
-Corre dentro de bubblewrap, sin ver el curso: solo la biblioteca estándar y harness. Habla por
-líneas JSON con el corrector, que está fuera. El entorno que recibe `ejecutar` no está aquí: cada
+Corre dentro de bubblewrap, sin ver el curso: solo la biblioteca estándar, harness, este fichero,
+el protocolo y los topes (course/aislado/protocolo.py, course/limites.py). Habla con el corrector,
+que está fuera, con los mensajes del protocolo. El entorno que recibe `ejecutar` no está aquí: cada
 vez que una herramienta lo mira o lo cambia, se le pregunta al corrector, que es quien lo tiene
 y quien cuenta lo que le pasa.
 """
 
-import builtins
-import json
 import linecache
 import os
 import sys
 from collections.abc import MutableMapping
 
-MAXIMO = 1_000_000  # caracteres de una respuesta; más es una inundación
+from course import limites
+
+from .protocolo import a_excepcion, codificar, de_excepcion, decodificar, linea, mensaje
 
 
-def codificar(x, fondo=0):
-    """Un valor de Python como JSON sin perder su tipo. Lo que no sea un dato simple va como texto."""
-    if fondo > 50:
-        return {"otro": "demasiado anidado", "repr": ""}
-    if type(x) in (str, int, float, bool) or x is None:
-        return {"v": x}
-    if type(x) is dict:
-        return {"dict": [[codificar(k, fondo + 1), codificar(v, fondo + 1)] for k, v in x.items()]}
-    if type(x) in (list, tuple, set, frozenset):
-        clase = "set" if type(x) in (set, frozenset) else type(x).__name__
-        return {clase: [codificar(v, fondo + 1) for v in x]}
-    try:
-        texto = repr(x)[:300]
-    except BaseException:
-        texto = "?"
-    return {"otro": type(x).__name__, "repr": texto}
-
-
-def decodificar(d):
-    if "v" in d:
-        return d["v"]
-    if "dict" in d:
-        return {decodificar(k): decodificar(v) for k, v in d["dict"]}
-    if "list" in d:
-        return [decodificar(v) for v in d["list"]]
-    if "tuple" in d:
-        return tuple(decodificar(v) for v in d["tuple"])
-    if "set" in d:
-        return {decodificar(v) for v in d["set"]}
-    raise ValueError("no sé decodificar %r" % (d,))
-
-
-def de_excepcion(e):
-    """Una excepción como datos: su tipo, sus argumentos y su texto."""
-    try:
-        texto = str(e)
-    except BaseException:
-        texto = "(su texto no se puede obtener)"
-    try:
-        argumentos = codificar(e.args)
-    except BaseException:
-        argumentos = {"tuple": []}
-    return {"tipo": type(e).__name__, "texto": texto, "args": argumentos}
-
-
-def a_excepcion(d):
-    """La excepción que describe `d`, tal cual si es de las de Python; si no, una con su nombre y su texto."""
-    clase = getattr(builtins, d["tipo"], None)
-    if isinstance(clase, type) and issubclass(clase, Exception):
-        try:
-            e = clase(*decodificar(d["args"]))
-            if str(e) == d["texto"]:
-                return e
-        except Exception:
-            pass
-    return type(d["tipo"], (Exception,), {"__str__": lambda self: d["texto"]})()
+class RespuestaEnorme(Exception):
+    """Lo que habría que mandar al corrector no cabe en una línea del canal."""
 
 
 class Canal:
     """Las dos tuberías con el corrector, apartadas de la salida normal para que print no las ensucie."""
 
     def __init__(self):
-        self.entrada = os.fdopen(os.dup(0), "r", encoding="utf-8")
-        self.salida = os.fdopen(os.dup(1), "w", encoding="utf-8")
+        self.entrada = os.fdopen(os.dup(0), "rb")
+        self.salida = os.fdopen(os.dup(1), "wb")
         nulo = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(nulo, fd)
 
-    def enviar(self, mensaje):
-        linea = json.dumps(mensaje, ensure_ascii=False)
-        if len(linea) > MAXIMO:
-            linea = json.dumps({"excepcion": {"tipo": "RespuestaEnorme", "args": {"tuple": []},
-                                              "texto": "lo devuelto ocupa más de %d caracteres" % MAXIMO}})
-        self.salida.write(linea + "\n")
+    def enviar(self, m):
+        datos = linea(m)
+        if len(datos) > limites.LINEA_DE_LA_JAULA:
+            datos = linea({"excepcion": de_excepcion(RespuestaEnorme(
+                "lo devuelto ocupa más de %d bytes" % limites.LINEA_DE_LA_JAULA))})
+        self.salida.write(datos)
         self.salida.flush()
 
     def recibir(self):
-        linea = self.entrada.readline()
-        if not linea:
+        leida = self.entrada.readline()
+        if not leida:
             os._exit(0)
-        return json.loads(linea)
+        return mensaje(leida)
 
 
 class EntornoRemoto(MutableMapping):
@@ -156,7 +103,7 @@ def _espacio(codigo, archivo=RESPUESTA):
 def main():
     canal = Canal()
     sys.stdout = sys.stderr = open(os.devnull, "w")
-    sys.setrecursionlimit(3000)
+    sys.setrecursionlimit(limites.RECURSION_EN_LA_JAULA)
     espacio = None
     import harness.salmorejo  # noqa: F401 (cargado ya, el tope de la carga de una respuesta es solo para ella)
     from harness.vigilancia import origen, vigilar
@@ -185,7 +132,7 @@ def main():
                         donde = origen(e, RESPUESTA)
                     except BaseException:
                         donde = None
-                    canal.enviar({"excepcion": dict(de_excepcion(e), origen=donde)})
+                    canal.enviar({"excepcion": de_excepcion(e, donde)})
                     continue
                 finally:
                     _EN_CURSO.clear()
@@ -193,6 +140,3 @@ def main():
         except BaseException as e:  # también SystemExit y KeyboardInterrupt: el corrector decide
             canal.enviar({"excepcion": de_excepcion(e)})
 
-
-if __name__ == "__main__":
-    main()

@@ -17,7 +17,6 @@ import venv
 from pathlib import Path
 
 AQUI = Path(__file__).resolve().parent
-LECCION = Path("errores-como-observaciones") / "errores-como-observaciones.ipynb"
 # Lo del profesor (crear tareas, corregir) no hace falta aquí; el botón «Validar» sí.
 SOLO_PROFESOR = ["@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:menu",
                  "@jupyter/nbgrader:course-list", "@jupyter/nbgrader:assignment-list"]
@@ -25,8 +24,11 @@ SERVIDOR_PROFESOR = ["nbgrader.server_extensions.formgrader", "nbgrader.server_e
                      "nbgrader.server_extensions.assignment_list"]
 
 
+# Los ajustes de JupyterLab de todos los entornos del curso: este, el de `make lab` y `make install`
+# (course/entorno.py), el de `make hub` y el sitio sin instalación (course/lite.py) los toman de aquí.
+AJUSTE_DE_IDIOMA = {"locale": "es_ES"}  # el mismo idioma que traduccion/completar.py
 AJUSTES = {
-    "@jupyterlab/translation-extension:plugin": {"locale": "es_ES"},
+    "@jupyterlab/translation-extension:plugin": AJUSTE_DE_IDIOMA,
     # Sin la ventana de noticias ni el aviso de actualizaciones.
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
     # JupyterLab 4.5 traduce los submenús del menú principal, pero no los del menú contextual:
@@ -71,7 +73,7 @@ def ajustes_de_usuario(prefijo):
     idioma = carpeta / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
     if not idioma.exists():
         idioma.parent.mkdir(parents=True, exist_ok=True)
-        idioma.write_text(json.dumps({"locale": "es_ES"}, indent=2))
+        idioma.write_text(json.dumps(AJUSTE_DE_IDIOMA, indent=2))
     return carpeta
 
 
@@ -95,12 +97,20 @@ def _puerto_libre():
         return s.getsockname()[1]
 
 
+def leccion(carpeta):
+    """El cuaderno de la tarea que trae el paquete (cada tarea, una carpeta con un cuaderno de su nombre),
+    relativo a `carpeta`; si trae varias, None: JupyterLab se abre en la carpeta, con todas a la vista."""
+    tareas = [c for c in sorted(Path(carpeta).glob("*/*.ipynb")) if c.stem == c.parent.name]
+    return tareas[0].relative_to(carpeta) if len(tareas) == 1 else None
+
+
 def abrir_lab(python, cuaderno, carpeta, extra=()):
-    """Abre `cuaderno` en el JupyterLab del Python `python` (nunca otro del PATH), con el explorador
-    de ficheros en `carpeta`, donde se ve harness/. Como root hace falta --allow-root."""
+    """Abre `cuaderno` (o, con None, solo el explorador) en el JupyterLab del Python `python` (nunca otro
+    del PATH), con el explorador de ficheros en `carpeta`, donde se ve harness/. Como root hace falta
+    --allow-root."""
     raiz = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     puerto, token = _puerto_libre(), secrets.token_hex(16)
-    ruta = "/lab/tree/" + urllib.parse.quote(Path(cuaderno).as_posix())
+    ruta = "/lab/tree/" + urllib.parse.quote(Path(cuaderno).as_posix()) if cuaderno else "/lab"
     orden = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={carpeta}",
              f"--LabApp.default_url={ruta}?file-browser-path=/", f"--ServerApp.port={puerto}",
              "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
@@ -179,7 +189,7 @@ def main(argumentos):
     if "--preparar" in argumentos:
         print("Preparado. Para abrir la lección: python3 empezar.py")
         return 0
-    return abrir_lab(python, LECCION, AQUI, argumentos)
+    return abrir_lab(python, leccion(AQUI), AQUI, argumentos)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ import zipfile
 from pathlib import Path
 
 from .. import RAIZ, entorno, paquete
+from ..estudiantes.empezar import AJUSTE_DE_IDIOMA
 from ..traduccion.completar import completar
 
 AQUI = Path(__file__).resolve().parent
@@ -287,6 +288,7 @@ def preparar(destino=DESTINO, profesor=PROFESOR, estudiantes=ESTUDIANTES, casas=
         "curso": CURSO, "profesor": profesor, "estudiantes": list(estudiantes), "copia": COPIA,
         "entorno": str(hub.entorno), "proxy": str(hub.proxy / "node_modules" / ".bin" / "configurable-http-proxy"),
         "config_estudiante": str(hub.estudiante), "plantillas": str(PLANTILLAS), "estado": str(hub.estado),
+        "idioma": AJUSTE_DE_IDIOMA,
     }, indent=2))
     return hub, nuevas
 

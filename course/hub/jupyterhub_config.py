@@ -59,7 +59,7 @@ def _en_espanol(nombre):
             os.chown(carpeta, usuario.pw_uid, usuario.pw_gid)
     idioma = carpeta / "plugin.jupyterlab-settings"
     if not idioma.exists():
-        idioma.write_text(json.dumps({"locale": "es_ES"}), encoding="utf-8")
+        idioma.write_text(json.dumps(hub["idioma"]), encoding="utf-8")
         os.chown(idioma, usuario.pw_uid, usuario.pw_gid)
 
 

@@ -1,0 +1,154 @@
+"""El protocolo entre el corrector de confianza y la jaula: una línea JSON por mensaje, y los datos dentro.
+
+Lo usan los dos lados, `cliente.py` fuera y `servidor.py` dentro de la jaula, que ve este fichero y
+course/limites.py y nada más del curso: por eso solo usa la biblioteca estándar.
+
+Los mensajes. El corrector manda `{"cargar": código}`, `{"valor": código, "nombre": n}` o
+`{"llamada": dato}`; la jaula contesta `{"listo": true}` al arrancar, `{"hecho": true}`,
+`{"devuelve": dato}`, `{"falta": nombre}` o `{"excepcion": excepción}`. Mientras corre una llamada, la
+jaula pregunta por el entorno con `{"op": operación, "argumentos": [dato, ...]}` y el corrector
+contesta `{"ok": dato}` o `{"excepcion": excepción}`.
+
+Un dato es un valor de Python que viaja con su tipo: `{"v": x}` (str, int, float, bool, None),
+`{"list": [...]}`, `{"tuple": [...]}`, `{"set": [...]}`, `{"frozenset": [...]}` y
+`{"dict": [[clave, valor], ...]}`; cualquier otro objeto viaja como `{"otro": su tipo, "repr": su
+repr}` y llega como `Opaco`. Una excepción es
+`{"tipo", "texto", "args"}` y, si la lanzó una línea de la respuesta, `"origen"`: [número, línea,
+"except" | "try" | "fuera"].
+"""
+
+import builtins
+import json
+
+from course import limites
+
+SIMPLES = (str, int, float, bool, type(None))
+
+
+class Ilegible(ValueError):
+    """Lo que ha llegado por el canal no es un mensaje o un dato del protocolo."""
+
+
+class DemasiadasPiezas(Ilegible):
+    """Un dato con más piezas (valores y claves) de las que caben en una observación."""
+
+
+class Opaco:
+    """Un objeto que no es un dato simple, del que solo viajan su tipo y su repr. No es igual a nada."""
+
+    def __init__(self, tipo, texto):
+        self.tipo, self.texto = tipo, texto
+
+    def __repr__(self):
+        return "<%s %s>" % (self.tipo, self.texto)
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+
+def codificar(x, fondo=0):
+    """El dato que describe `x`. Más hondo que PROFUNDIDAD_DE_UN_DATO, o lo que no es un dato simple, va opaco."""
+    if fondo > limites.PROFUNDIDAD_DE_UN_DATO:
+        return {"otro": "demasiado anidado", "repr": ""}
+    if type(x) in SIMPLES:
+        return {"v": x}
+    if type(x) is dict:
+        return {"dict": [[codificar(k, fondo + 1), codificar(v, fondo + 1)] for k, v in x.items()]}
+    if type(x) in (list, tuple, set, frozenset):
+        return {type(x).__name__: [codificar(v, fondo + 1) for v in x]}
+    try:
+        texto = repr(x)[:limites.REPR_DE_UN_OBJETO]
+    except BaseException:  # un __repr__ que lanza (o que sale con sys.exit) no para el canal
+        texto = "?"
+    return {"otro": type(x).__name__, "repr": texto}
+
+
+_CLASES = (("list", list), ("tuple", tuple), ("set", set), ("frozenset", frozenset))
+
+
+def decodificar(d, piezas=None, fondo=0):
+    """El valor que describe el dato `d`, con los topes de course/limites.py.
+
+    Más hondo que PROFUNDIDAD_DE_UN_DATO llega opaco; con más de PIEZAS_DE_UN_DATO piezas (valores y
+    claves), DemasiadasPiezas; con una forma que no es la del protocolo, Ilegible.
+    """
+    piezas = [limites.PIEZAS_DE_UN_DATO] if piezas is None else piezas
+    piezas[0] -= 1
+    if piezas[0] < 0:
+        raise DemasiadasPiezas("un dato con más de %d piezas" % limites.PIEZAS_DE_UN_DATO)
+    if not isinstance(d, dict):
+        raise Ilegible("un dato que no tiene la forma del protocolo")
+    if fondo > limites.PROFUNDIDAD_DE_UN_DATO:
+        return Opaco("demasiado anidado", "")
+    try:
+        if "otro" in d:
+            return Opaco(str(d["otro"])[:limites.NOMBRE_DE_UN_TIPO], str(d.get("repr", ""))[:limites.REPR_DE_UN_OBJETO])
+        if "dict" in d:
+            return {decodificar(k, piezas, fondo + 1): decodificar(v, piezas, fondo + 1) for k, v in d["dict"]}
+        for clase, hacer in _CLASES:
+            if clase in d:
+                return hacer(decodificar(v, piezas, fondo + 1) for v in d[clase])
+        valor = d["v"]
+    except Ilegible:  # también DemasiadasPiezas, de más adentro
+        raise
+    except Exception:  # una clave que no se puede usar, un par que no es un par, una lista que no lo es...
+        raise Ilegible("un dato que no tiene la forma del protocolo") from None
+    if type(valor) not in SIMPLES:
+        raise Ilegible("un dato que no tiene la forma del protocolo")
+    return valor
+
+
+def de_excepcion(e, origen=None):
+    """Una excepción como datos: su tipo, su texto, sus argumentos y, si se sabe, su origen en la respuesta."""
+    try:
+        texto = str(e)
+    except BaseException:
+        texto = "(su texto no se puede obtener)"
+    try:
+        argumentos = codificar(e.args)
+    except BaseException:
+        argumentos = {"tuple": []}
+    d = {"tipo": type(e).__name__, "texto": texto, "args": argumentos}
+    return dict(d, origen=origen) if origen else d
+
+
+def a_excepcion(d):
+    """La excepción que describe `d`, tal cual si es de las de Python; si no, una con su nombre y su texto."""
+    tipo, texto, _ = leer_excepcion(d)
+    clase = getattr(builtins, tipo, None)
+    if isinstance(clase, type) and issubclass(clase, Exception):
+        try:
+            e = clase(*decodificar(d.get("args")))
+            if str(e) == texto:
+                return e
+        except Exception:
+            pass
+    return type(tipo, (Exception,), {"__str__": lambda self: texto})()
+
+
+def leer_excepcion(d):
+    """(tipo, texto, origen o None) de una excepción del protocolo; Ilegible si no tiene esa forma."""
+    if not (isinstance(d, dict) and isinstance(d.get("tipo"), str) and isinstance(d.get("texto"), str)):
+        raise Ilegible("una excepción que no tiene la forma del protocolo")
+    o = d.get("origen")
+    if not (isinstance(o, list) and len(o) == 3 and type(o[0]) is int and isinstance(o[1], str)
+            and o[2] in ("except", "try", "fuera")):
+        o = None
+    origen = (o[0], o[1][:limites.NOMBRE_DE_UN_TIPO], o[2]) if o else None
+    return d["tipo"][:limites.NOMBRE_DE_UN_TIPO], d["texto"], origen
+
+
+def linea(mensaje):
+    """El mensaje como una línea de bytes, lista para el canal."""
+    return (json.dumps(mensaje, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def mensaje(crudo):
+    """El mensaje de una línea del canal (sin su salto); Ilegible si no es un objeto JSON."""
+    try:
+        leido = json.loads(crudo)
+    except (ValueError, RecursionError):
+        leido = None
+    if not isinstance(leido, dict):
+        raise Ilegible("una línea que no es un mensaje del protocolo")
+    return leido

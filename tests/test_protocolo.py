@@ -1,0 +1,78 @@
+"""El protocolo del canal con la jaula (course/aislado/protocolo.py), sin jaula: las propiedades de sus datos."""
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from course import limites
+from course.aislado.protocolo import DemasiadasPiezas, Ilegible, Opaco, codificar, decodificar, mensaje
+
+SIMPLES = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+HASHEABLES = st.recursive(SIMPLES, lambda hijos: st.tuples(hijos, hijos) | st.frozensets(hijos, max_size=3), max_leaves=8)
+DATOS = st.recursive(SIMPLES, lambda hijos: (st.lists(hijos, max_size=4) | st.tuples(hijos, hijos)
+                                           | st.dictionaries(HASHEABLES, hijos, max_size=4)
+                                           | st.sets(HASHEABLES, max_size=4)), max_leaves=30)
+
+
+def _igual_con_tipos(a, b):
+    """Iguales y del mismo tipo en cada nivel."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a == b and all(_igual_con_tipos(v, b[k]) for k, v in a.items())
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_igual_con_tipos(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+@settings(max_examples=300)
+@given(DATOS)
+def test_un_dato_cruza_el_canal_con_sus_tipos(valor):
+    por_el_canal = json.loads(json.dumps(codificar(valor), ensure_ascii=False))
+    assert _igual_con_tipos(valor, decodificar(por_el_canal))
+
+
+def test_lo_que_no_es_un_dato_llega_opaco_con_su_tipo_y_no_es_igual_a_nada():
+    class Todo:
+        __eq__ = lambda self, otro: True  # noqa: E731
+
+        def __repr__(self):
+            return "x" * 10_000
+
+    llegado = decodificar(codificar(Todo()))
+    assert isinstance(llegado, Opaco) and llegado.tipo == "Todo" and llegado != llegado.__class__("Todo", "")
+    assert len(llegado.texto) == limites.REPR_DE_UN_OBJETO
+
+
+@pytest.mark.parametrize("fondo", [limites.PROFUNDIDAD_DE_UN_DATO - 5, limites.PROFUNDIDAD_DE_UN_DATO + 5])
+def test_un_dato_mas_hondo_que_el_tope_llega_opaco_en_el_mismo_sitio_a_los_dos_lados(fondo):
+    valor = []
+    for _ in range(fondo):
+        valor = [valor]
+    llegado = decodificar(codificar(valor))
+    for _ in range(min(fondo, limites.PROFUNDIDAD_DE_UN_DATO + 1)):
+        llegado = llegado[0] if isinstance(llegado, list) and llegado else llegado
+    assert (isinstance(llegado, Opaco)) == (fondo > limites.PROFUNDIDAD_DE_UN_DATO)
+
+
+def test_un_dato_con_demasiadas_piezas_no_se_lee_entero():
+    with pytest.raises(DemasiadasPiezas):
+        decodificar({"list": [{"v": 0}] * limites.PIEZAS_DE_UN_DATO})
+
+
+@settings(max_examples=300)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                    lambda hijos: st.lists(hijos, max_size=3) | st.dictionaries(st.sampled_from(
+                        ["v", "list", "tuple", "set", "dict", "otro", "repr", "x"]), hijos, max_size=3), max_leaves=20))
+def test_cualquier_json_se_lee_o_es_ilegible_nunca_otra_cosa(crudo):
+    try:
+        decodificar(crudo)
+    except Ilegible:
+        pass
+
+
+@pytest.mark.parametrize("linea", [b"{", b"[1, 2]", b"\xff\xfe", b"[" * 100_000, b"nada"])
+def test_una_linea_que_no_es_un_mensaje_es_ilegible(linea):
+    with pytest.raises(Ilegible):
+        mensaje(linea)
