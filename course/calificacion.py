@@ -11,6 +11,7 @@ Cada celda oculta llama a `comprobar(nombre)`: si puntúa, imprime una línea co
 a la vez se dice entero una sola vez, en la primera de ellas; las demás remiten a esa.
 """
 
+import functools
 import sys
 import weakref
 
@@ -109,8 +110,14 @@ CASOS = {
          3, ("tope", None), ENTORNO),
     ],
 }
-# Y una conversación más por cada guion grabado con un modelo de verdad en course/guiones/ (course/grabaciones.py).
-CASOS["guiones"] += conversaciones_grabadas()
+
+
+@functools.cache
+def casos():
+    """CASOS y, en «guiones», una conversación más por cada guion grabado con un modelo de verdad en
+    course/guiones/ (course/grabaciones.py). Se leen al corregir, no al importar: un guion que no vale lo
+    dice `make grade` antes de empezar, y no rompe a quien solo importa este módulo."""
+    return dict(CASOS, guiones=CASOS["guiones"] + conversaciones_grabadas())
 
 COMPROBACIONES = PRUEBAS  # las celdas ejecutar-*, en su orden
 
@@ -145,7 +152,7 @@ def _repasar(ejecutar):
     no_carga = jaula.cargar() if type(jaula).__module__ == "course.aislado.cliente" else None
     if no_carga:
         return {"contesta": NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")}
-    return repasar(lambda ll, e: probar(ejecutar, ll, e, SEGUNDOS), CASOS)
+    return repasar(lambda ll, e: probar(ejecutar, ll, e, SEGUNDOS), casos())
 
 
 def veredicto(nombre, ejecutar):

@@ -4,9 +4,11 @@ Cada fichero de tests/trampas/entregas/ define `entregar(carpeta, release, buena
 (submitted/ESTUDIANTE/TAREA, aún sin crear) lo que entregaría ese estudiante, a partir del JSON del
 cuaderno de release y del código de una respuesta buena; si usa otra carpeta, devuelve el nombre de
 estudiante que le ha tocado. Su docstring dice en la primera línea qué hace; en `esperado:`, `todo`
-(los puntos de la respuesta buena en cada celda ejecutar-*), `nada` (0 en todo) o `apartada` (sin
-nota: una línea en la salida de la corrección lo dice); en `aviso:`, un trozo del motivo que lee el
-estudiante al principio de su cuaderno corregido (o, si se aparta, la línea de la salida).
+(los puntos de la respuesta buena en cada celda ejecutar-*), `nada` (0 en todo), `sin-corregir` (no
+hay un cuaderno que corregir: «no corregido» con el motivo en el CSV, sin nota, no un cero) o
+`apartada` (una carpeta que no es un estudiante: una línea en la salida de la corrección lo dice); en
+`aviso:`, un trozo del motivo que lee el estudiante al principio de su cuaderno corregido (o, si no se
+corrige o se aparta, el de la salida y el CSV).
 """
 
 import copy
@@ -23,7 +25,7 @@ CARPETA = Path(__file__).resolve().parent / "trampas" / "entregas"
 
 class Rara(NamedTuple):
     descripcion: str
-    esperado: str   # todo, nada o apartada
+    esperado: str   # todo, nada, sin-corregir o apartada
     aviso: str      # trozo del motivo, o "" si no se pide ninguno
     entregar: object
 
@@ -33,7 +35,7 @@ def _cargar(fichero):
     modulo = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(modulo)
     cabecera = modulo.__doc__
-    esperado = re.search(r"^esperado:\s*(todo|nada|apartada)\s*$", cabecera, re.M).group(1)
+    esperado = re.search(r"^esperado:\s*(todo|nada|sin-corregir|apartada)\s*$", cabecera, re.M).group(1)
     aviso = re.search(r"^aviso:\s*(.+)$", cabecera, re.M)
     return Rara(cabecera.strip().splitlines()[0], esperado, aviso.group(1).strip() if aviso else "", modulo.entregar)
 

@@ -19,6 +19,7 @@ el cuestionario cambiado, las trampas y las entregas raras, corrige toda la clas
 """
 
 import contextlib
+import csv
 import json
 from html import unescape
 import os
@@ -202,11 +203,11 @@ def corregido(publicado, tmp_path_factory, request):
     esperado["trampa_cuestionario_igual_a_todo"] = dict(correcto.esperado, **sin_contestar)
     # Las entregas raras: la respuesta buena (o ninguna) en cuadernos y carpetas de todas las formas.
     release_json = json.loads(ruta_release.read_text(encoding="utf-8"))
-    raras, apartadas = {}, {}
+    raras, apartadas, sin_corregir = {}, {}, {}
     for estudiante, rara in RARAS.items():
         otro = rara.entregar(curso / "submitted" / estudiante / TAREA, release_json, _sin_cabecera(correcto.codigo))
-        if rara.esperado == "apartada":
-            apartadas[otro or estudiante] = rara
+        if rara.esperado in ("apartada", "sin-corregir"):
+            (apartadas if rara.esperado == "apartada" else sin_corregir)[otro or estudiante] = rara
             continue
         raras[otro or estudiante] = rara
         ceros = dict.fromkeys(correcto.esperado, 0.0)
@@ -238,10 +239,11 @@ def corregido(publicado, tmp_path_factory, request):
             notas[estudiante] = {g.name: g.score for g in gb.find_submission_notebook(TAREA, TAREA, estudiante).grades}
             envio = gb.find_submission(TAREA, estudiante)
             totales[estudiante] = (envio.score, envio.max_score)
-        apartadas_en_el_gradebook = [e for e in apartadas if e in {s.student_id for s in gb.assignment_submissions(TAREA)}]
+        corregidas = {s.student_id for s in gb.assignment_submissions(TAREA)}
+        apartadas_en_el_gradebook = [e for e in list(apartadas) + list(sin_corregir) if e in corregidas]
     return {"curso": curso, "release": release, "esperado": esperado, "notas": notas,
             "totales": totales, "maximos": maximos, "conexiones": conexiones, "medido": medido,
-            "segundos": segundos, "raras": raras, "apartadas": apartadas,
+            "segundos": segundos, "raras": raras, "apartadas": apartadas, "sin_corregir": sin_corregir,
             "apartadas_en_el_gradebook": apartadas_en_el_gradebook}
 
 
@@ -481,7 +483,7 @@ def test_validate_del_estudiante_dice_lo_mismo_que_autograde(corregido, estudian
 # Entregas raras, espacio y limpieza: una entrega, tenga lo que tenga, solo cambia su propia nota
 
 def test_hay_entregas_raras_de_cada_clase():
-    assert {r.esperado for r in RARAS.values()} == {"todo", "nada", "apartada"} and len(RARAS) >= 10
+    assert {r.esperado for r in RARAS.values()} == {"todo", "nada", "sin-corregir", "apartada"} and len(RARAS) >= 10
     assert all(r.descripcion for r in RARAS.values())
 
 
@@ -509,15 +511,25 @@ def test_cada_entrega_rara_lee_en_español_lo_que_se_ha_decidido(corregido):
 
 
 def test_una_carpeta_apartada_lo_dice_en_la_salida_y_las_demas_se_corrigen(corregido):
-    """Cada carpeta apartada sale en la salida de `make grade` con un «¡ojo!», y su motivo en exports/registro.txt."""
-    for estudiante in corregido["apartadas"]:
-        assert re.search(r"%s\s+sin nota\s+¡ojo!" % re.escape(estudiante.split("\n")[-1]), corregido["medido"]["salida"])
-    lineas = [l for l in corregido["medido"]["registro"].splitlines() if "Entrega apartada" in l]
+    """Cada carpeta apartada sale en la salida de `make grade` con su motivo, y no entra en el gradebook."""
     for estudiante, rara in corregido["apartadas"].items():
-        suyas = [l for l in lineas if repr(estudiante)[1:-1] in l]
-        assert len(suyas) == 1 and rara.aviso in suyas[0], (estudiante, lineas)
+        linea = r"%s\s+apartada, sin corregir: [^\n]*%s" % (re.escape(estudiante.split("\n")[-1]), re.escape(rara.aviso))
+        assert re.search(linea, corregido["medido"]["salida"]), (estudiante, corregido["medido"]["salida"])
     assert corregido["apartadas_en_el_gradebook"] == []
     assert len(corregido["notas"]) == len(corregido["esperado"])  # todas las demás, con su nota
+
+
+def test_una_entrega_sin_cuaderno_que_corregir_es_no_corregido_con_su_motivo_y_no_un_cero(corregido):
+    """Un enlace, una tubería, un JSON roto o sin fondo, un cuaderno enorme: «no corregido» en la salida y en
+    exports/notas.csv, con el motivo en español y sin nota (ni un cero) en el gradebook ni en el CSV."""
+    with open(corregido["curso"] / "exports" / "notas.csv", newline="", encoding="utf-8") as f:
+        filas = {fila["student_id"]: fila for fila in csv.DictReader(f)}
+    for estudiante, rara in corregido["sin_corregir"].items():
+        assert re.search(r"%s\s+no corregido: [^\n]*%s" % (re.escape(estudiante), re.escape(rara.aviso)),
+                         corregido["medido"]["salida"]), estudiante
+        fila = filas[estudiante]
+        assert fila["estado"] == "no corregido" and rara.aviso in fila["motivo"] and fila["score"] == "", fila
+        assert estudiante not in corregido["notas"]
 
 
 def test_a_autograded_y_a_la_retroalimentacion_solo_llega_el_cuaderno(corregido):
@@ -621,14 +633,14 @@ def _revisar_con_los_casos_ocultos(codigo, archivo):
     proceso, sin jaula, con los casos ocultos: {celda: (puntúa, diagnósticos)}."""
     import linecache
 
-    from course.calificacion import CASOS
+    from course.calificacion import casos
     from course.limites import ALARMA
     from harness.revision import PRUEBAS, probar, reglas, repasar
     espacio = {"__name__": "__main__"}
     exec("from harness import *", espacio)
     linecache.cache[archivo] = (len(codigo), None, codigo.splitlines(True), archivo)
     exec(compile(codigo, archivo, "exec"), espacio)
-    veredictos = reglas(repasar(lambda ll, e: probar(espacio["ejecutar"], ll, e, ALARMA), CASOS))
+    veredictos = reglas(repasar(lambda ll, e: probar(espacio["ejecutar"], ll, e, ALARMA), casos()))
     return {"ejecutar-" + n: (veredictos[n].puntua, veredictos[n].diagnosticos) for n in PRUEBAS}
 
 

@@ -170,8 +170,9 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
 
     # Lo comprobado en el cuestionario formativo viaja en el cuaderno descargado, sigue en el corregido (que
     # se rehace sobre el de release) y el informe de la clase lo cuenta, con la respuesta buena marcada.
-    tn.comprobar_lo_comprobado(descargado)
-    tn.comprobar_lo_comprobado(curso / "autograded" / "lite" / TAREA / CUADERNO)
+    (tmp_path / "descargado.ipynb").write_bytes(cuaderno)
+    tn.comprobar_lo_comprobado(tmp_path / "descargado.ipynb")
+    tn.comprobar_lo_comprobado(curso / "autograded" / "lucia" / TAREA / CUADERNO)
     from course import informe
     from course.cuestionario import PREGUNTAS
     html = informe.escribir_informe(curso).read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
 """Entrega un cuaderno de 40 MB (una salida enorme guardada en una celda añadida); la respuesta es buena.
 
-esperado: nada
+esperado: sin-corregir
 aviso: ocupa más de 32 MB
 """
 

@@ -2,7 +2,7 @@
 
 Con la corrección de nbgrader tal cual, sacaba todos los puntos.
 
-esperado: nada
+esperado: sin-corregir
 aviso: enlace simbólico
 """
 

@@ -1,6 +1,6 @@
 """Entrega un cuaderno cortado a la mitad: su JSON no se puede leer.
 
-esperado: nada
+esperado: sin-corregir
 aviso: su JSON está roto
 """
 

@@ -1,6 +1,6 @@
 """Entrega un JSON válido pero anidado cien mil veces, y sin celdas.
 
-esperado: nada
+esperado: sin-corregir
 aviso: no es un cuaderno de Jupyter válido
 """
 

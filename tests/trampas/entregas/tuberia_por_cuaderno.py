@@ -1,6 +1,6 @@
 """Entrega una tubería con el nombre del cuaderno: quien la abra para leer se queda esperando para siempre.
 
-esperado: nada
+esperado: sin-corregir
 aviso: no es un fichero normal
 """
 
