@@ -9,7 +9,7 @@ CON_TAREA = $(if $(TAREA),--tarea $(TAREA))
 # nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: install lab lite test bwrap release grade grabar demo limpiar-demo informe bench capturas bundle clean hub extension
+.PHONY: install lab lite test test-rapido bwrap release grade grabar demo limpiar-demo informe bench capturas bundle clean hub extension
 
 install: $(STAMP)
 
@@ -23,8 +23,15 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/python -m course.lab
 
+# Todas las pruebas, un fichero por proceso (pytest-xdist), tantos procesos como núcleos
+# (PROCESOS_DE_PRUEBAS=1 para uno solo). `make test-rapido`: solo las que no lanzan ningún proceso
+# (ni núcleos, ni nbgrader, ni navegador), en segundos; tests/conftest.py dice cuáles son.
+PROCESOS_DE_PRUEBAS ?= auto
 test: $(STAMP) bwrap lite
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PROCESOS_DE_PRUEBAS) --dist loadfile
+
+test-rapido: $(STAMP)
+	$(BIN)/python -m pytest -m rapido -p no:xdist
 
 # The install-free site (JupyterLite + Pyodide) in dist/lite/; downloads cached in build/lite-cache/.
 lite: $(STAMP)

@@ -35,6 +35,15 @@ def nbgrader(raiz, *argumentos, timeout=1200):
                           capture_output=True, text=True, timeout=timeout)
 
 
+def publicar(raiz, modo):
+    """Un curso en `raiz` con la tarea generada por nbgrader, con el cuestionario en modo `modo`.
+    Las pruebas no lo llaman: piden el fixture `publicado` (conftest.py), que lo hace una vez por modo."""
+    modo_del_cuestionario(copiar_curso(raiz), modo)
+    hecho = nbgrader(raiz, "generate_assignment", TAREA, "--force")
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    return raiz
+
+
 # El modo del cuestionario del curso, tal como lo fija nbgrader_config.py, y lo que vale la tarea en él.
 MODO = re.search(r'^c\.Cuestionario\.modo = "(\w+)"', (RAIZ / "nbgrader_config.py").read_text(encoding="utf-8"),
                  re.M).group(1)

@@ -25,11 +25,12 @@ MEDIDO = ("import atexit, re, runpy, sys\n"
           "runpy.run_module('nbgrader', run_name='__main__', alter_sys=True)\n")
 
 
-def montar(raiz, roster, publicar=True):
-    """Un curso con el roster [(id, nombre, apellidos, email, lms_user_id)], la fecha de entrega y la tarea publicada.
+def montar(raiz, roster):
+    """Un curso con el roster [(id, nombre, apellidos, email, lms_user_id)] y la fecha de entrega.
 
-    Sin `publicar`, release/ es la copia del repositorio y la tarea aún no está en el gradebook (make
-    grade la publica al empezar): un `make release` menos.
+    release/ es la copia del repositorio (la misma que genera nbgrader: test_curso lo comprueba) y la
+    tarea aún no está generada: `make grade` la genera al empezar, y un `generate_assignment` antes
+    sería uno de más.
     """
     copiar_curso(raiz)
     with open(raiz / "roster.csv", "w", newline="", encoding="utf-8") as f:
@@ -37,8 +38,7 @@ def montar(raiz, roster, publicar=True):
         escritor.writerow(["id", "first_name", "last_name", "email", "lms_user_id"])
         escritor.writerows(roster)
     plazo = PLAZO.astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    for orden in (["db", "student", "import", "roster.csv"], ["db", "assignment", "add", TAREA, "--duedate=" + plazo],
-                  ["generate_assignment", TAREA, "--force"])[:3 if publicar else 2]:
+    for orden in (["db", "student", "import", "roster.csv"], ["db", "assignment", "add", TAREA, "--duedate=" + plazo]):
         hecho = nbgrader(raiz, *orden)
         assert hecho.returncode == 0, (orden, hecho.stdout + hecho.stderr)
     return raiz

@@ -1,7 +1,8 @@
 """Un JupyterLab de verdad y un Chromium de verdad, para la prueba de navegador.
 
-Aquí está solo la maquinaria (copia del curso, servidor, navegador, artefactos de los fallos y
-los gestos de JupyterLab y de nbgrader); lo propio de la lección está en test_navegador.py.
+Aquí está solo la maquinaria (copia del curso, servidor, artefactos de los fallos y los gestos de
+JupyterLab y de nbgrader); el navegador y la pestaña son fixtures de conftest.py, y lo propio de la
+lección está en test_navegador.py.
 
 Los selectores no dependen del idioma de la interfaz: atributos data-command, clases CSS de
 JupyterLab y de nbgrader, y el estado del núcleo que da la API REST del servidor.
@@ -17,7 +18,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -40,7 +40,7 @@ ESPERA_UI = 60            # que aparezca algo en la página
 ESPERA_NUCLEO = 120       # que el núcleo termine de ejecutar todo el cuaderno
 ESPERA_VALIDAR = 240      # Validate ejecuta el cuaderno entero en un núcleo nuevo
 INSTALAR_CHROMIUM = 900
-RELOJ_DE_GUARDIA = 280    # pasado esto, se mata navegador y servidor: la prueba falla, no se cuelga
+# El tope de cada prueba entera (pytest-timeout) está en conftest.py: TOPE_DE_NAVEGADOR.
 
 
 # --------------------------------------------------------------------------- Chromium
@@ -270,33 +270,6 @@ def preparar_ajustes(privado, idioma="es_ES"):
         (Path(privado) / sub).mkdir(parents=True, exist_ok=True)
 
 
-# --------------------------------------------------------------------------- reloj de guardia
-
-class RelojDeGuardia:
-    """Si la prueba pasa de `tope` segundos, mata el navegador y el servidor: falla en vez de colgarse."""
-
-    def __init__(self, tope, *matar):
-        self.matar = list(matar)
-        self.disparado = False
-        self.temporizador = threading.Timer(tope, self._disparar)
-        self.temporizador.daemon = True
-
-    def _disparar(self):
-        self.disparado = True
-        for f in self.matar:
-            try:
-                f()
-            except Exception:
-                pass
-
-    def __enter__(self):
-        self.temporizador.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.temporizador.cancel()
-
-
 # --------------------------------------------------------------------------- artefactos de los fallos
 
 def nombre_de_artefacto(nodeid):
@@ -490,30 +463,6 @@ def esperar_en_disco(comprobar, tope=ESPERA_UI):
             if time.monotonic() > limite:
                 raise
             time.sleep(0.5)
-
-
-# --------------------------------------------------------------------------- reloj de guardia: a quién matar
-
-def matar_descendientes():
-    """SIGKILL a todos los procesos hijos de esta prueba (driver de Playwright, Chromium, JupyterLab
-    y sus núcleos). Lo usa el reloj de guardia; lee /proc, así que solo hace algo en Linux."""
-    hijos = {}
-    for entrada in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            campos = entrada.read_text().rsplit(")", 1)[1].split()
-            hijos.setdefault(int(campos[1]), []).append(int(entrada.parent.name))
-        except (OSError, IndexError, ValueError):
-            continue
-    pendientes, todos = [os.getpid()], []
-    while pendientes:
-        for hijo in hijos.get(pendientes.pop(), []):
-            todos.append(hijo)
-            pendientes.append(hijo)
-    for pid in todos:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 # --------------------------------------------------------------------------- una lección de juguete

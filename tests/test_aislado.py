@@ -15,6 +15,9 @@ from harness import ENTORNO, llamada
 from course import RAIZ
 from course.entregas import leer_ejemplo
 
+# Casi todas corren código en su jaula: procesos de bubblewrap (conftest.py: del nivel lento).
+pytestmark = pytest.mark.usefixtures("procesos")
+
 BUENA = (Path(__file__).parent / "catalogo" / "correcto_try_except.py").read_text(encoding="utf-8")
 
 

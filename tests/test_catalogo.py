@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 import nbformat
+import psutil
 import pytest
 from nbgrader.api import Gradebook
 
 from course import CUADERNO, RAIZ, TAREA, limites
 from course.entregas import escribir_entrega, soluciones
-from cursos import modo_del_cuestionario
 from entregas_raras import raras
 from harness.diagnosticos import EQUIVOCACION
 from mutantes import mutantes
@@ -124,16 +124,6 @@ def _cuestionarios_cambiados(buenas):
     }
 
 
-def _nbgrader(curso, *argumentos, entorno=None):
-    orden = [str(NBGRADER), *argumentos, "--CourseDirectory.root=%s" % curso]
-    # nbgrader lanza `alembic` por su nombre al crear el gradebook: el bin del venv tiene que estar en PATH.
-    entorno = dict(entorno or os.environ, PATH=os.pathsep.join([str(NBGRADER.parent), os.environ.get("PATH", "")]))
-    salida = subprocess.run(orden, cwd=curso, env=entorno, capture_output=True, text=True, timeout=1800)
-    assert salida.returncode == 0, "nbgrader %s ha fallado:\n%s\n%s" % (
-        " ".join(argumentos), salida.stdout[-3000:], salida.stderr[-5000:])
-    return salida
-
-
 def _corregir_medido(curso, trabajos=TRABAJOS):
     """La clase entera con `make grade` (python -m course.corregir: nbgrader en varios procesos), midiendo lo
     que la corrección deja y gasta: memoria, disco, procesos y su salida.
@@ -159,10 +149,10 @@ def _corregir_medido(curso, trabajos=TRABAJOS):
     assert (curso / "exports" / "notas.csv").exists(), "make grade no ha terminado:\n%s\n%s" % (
         salida.stdout[-3000:], salida.stderr[-5000:])
     vivos = []
-    for proceso in Path("/proc").iterdir():
-        with contextlib.suppress(OSError):
-            if proceso.name.isdigit() and marca.encode() in (proceso / "environ").read_bytes():
-                vivos.append((proceso / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+    for proceso in psutil.process_iter():
+        with contextlib.suppress(psutil.Error):
+            if proceso.environ().get("MARCA_DE_LA_CORRECCION") == marca:
+                vivos.append(" ".join(proceso.cmdline()))
     return dict(json.loads(medidas.read_text()), salida=salida.stdout + salida.stderr, vivos=vivos,
                 registro=(curso / "exports" / "registro.txt").read_text(encoding="utf-8"),
                 en_tmp=sorted(str(p) for p in tmp.iterdir()))
@@ -180,13 +170,10 @@ def _avisa(request, linea):
 
 
 @pytest.fixture(scope="module")
-def corregido(tmp_path_factory, request):
+def corregido(publicado, tmp_path_factory, request):
     """Monta el curso, entrega todo y lo corrige una sola vez; devuelve las notas y dónde está todo."""
-    curso = tmp_path_factory.mktemp("curso")
-    shutil.copy(RAIZ / "nbgrader_config.py", curso)
-    modo_del_cuestionario(curso, "calificado")  # el cuestionario también lo decide el corrector de confianza
-    shutil.copytree(RAIZ / "source", curso / "source")
-    _nbgrader(curso, "generate_assignment", TAREA, "--force")
+    # Con el cuestionario calificado: también lo decide el corrector de confianza.
+    curso = publicado(tmp_path_factory.mktemp("curso"), "calificado")
     ruta_release = curso / "release" / TAREA / CUADERNO
     release = nbformat.read(ruta_release, as_version=4)
 

@@ -19,18 +19,16 @@ from nbgrader.api import Gradebook
 from course import CUADERNO, TAREA, corregir, informe
 from course.clase import notas as notas_de
 from course.entregas import escribir_entrega, leer_ejemplo
-from cursos import MAXIMO_CALIFICADO as MAXIMO, copiar_curso, modo_del_cuestionario, nbgrader
+from cursos import MAXIMO_CALIFICADO as MAXIMO, nbgrader
 
 # Dos entregas de cada tipo que termina (elena espera a sus topes: la prueba de make grade la cubre).
 CLASE = {"ana-1": "ana", "ana-2": "ana", "bruno": "bruno", "carla": "carla", "dario": "dario"}
 ROTA = "rota"  # un .ipynb que no es JSON: no se corrige, y el CSV, la salida y el informe dicen por qué
 
 
-def _montar(raiz):
+def _montar(publicado, raiz):
     # Con el cuestionario calificado, para que el informe tenga respuestas que contar.
-    modo_del_cuestionario(copiar_curso(raiz), "calificado")
-    hecho = nbgrader(raiz, "generate_assignment", TAREA, "--force")
-    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    publicado(raiz, "calificado")
     for estudiante, ejemplo in CLASE.items():
         respuestas = leer_ejemplo(corregir.EJEMPLOS / (ejemplo + ".toml"))["respuestas"]
         escribir_entrega(raiz / "release" / TAREA / CUADERNO, respuestas, raiz / "submitted" / estudiante / TAREA)
@@ -41,9 +39,9 @@ def _montar(raiz):
 
 
 @pytest.fixture(scope="module")
-def clase(tmp_path_factory):
+def clase(publicado, tmp_path_factory):
     """La clase corregida con `python -m course.corregir --trabajos 2`; devuelve (raíz, salida, código)."""
-    raiz = _montar(tmp_path_factory.mktemp("clase") / "curso")
+    raiz = _montar(publicado, tmp_path_factory.mktemp("clase") / "curso")
     hecho = subprocess.run([sys.executable, "-m", "course.corregir", "--raiz", str(raiz), "--trabajos", "2"],
                            cwd=raiz, capture_output=True, text=True, timeout=1200)
     return raiz, hecho.stdout + hecho.stderr, hecho.returncode
@@ -60,9 +58,9 @@ def test_cada_entrega_tiene_su_nota_y_la_rota_no_para_a_las_demas(clase):
     assert ROTA not in notas and not (raiz / "feedback" / ROTA).exists()
 
 
-def test_mismas_notas_que_nbgrader_secuencial(clase, tmp_path):
+def test_mismas_notas_que_nbgrader_secuencial(clase, publicado, tmp_path):
     raiz, _, _ = clase
-    secuencial = _montar(tmp_path / "curso")
+    secuencial = _montar(publicado, tmp_path / "curso")
     nbgrader(secuencial, "autograde", TAREA, "--force")
     sin_la_rota = lambda notas: {e: n for e, n in notas.items() if e != ROTA}  # noqa: E731
     assert sin_la_rota(notas_de(secuencial, TAREA)) == sin_la_rota(notas_de(raiz, TAREA))

@@ -146,6 +146,7 @@ def _ejecutado(*fuentes):
     return nb.cells
 
 
+@pytest.mark.usefixtures("procesos")
 def test_la_comprobacion_visible_en_un_nucleo_de_verdad():
     celdas = _ejecutado("from harness.cuestionario import revisar_formato",
                         "respuesta_1 = c", "revisar_formato('respuesta_1')",
@@ -233,6 +234,7 @@ def test_la_copia_sin_nucleo_lleva_opciones_respuesta_y_explicaciones():
     assert _sin_codigo(PREGUNTAS[3]["opciones"][False]) in _leido(copia)
 
 
+@pytest.mark.usefixtures("procesos")
 def test_la_celda_formativa_se_ejecuta_y_guarda_la_respuesta_para_el_informe():
     celda = celda_formativa(4)
     celdas = _ejecutado("from harness.cuestionario import pregunta", celda.source)

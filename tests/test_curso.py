@@ -26,12 +26,9 @@ def _ids(cuaderno):
 
 
 @pytest.fixture(scope="module")
-def regenerado(tmp_path_factory):
+def regenerado(publicado, tmp_path_factory):
     """La release que nbgrader genera hoy a partir de source/, en un curso temporal."""
-    raiz = copiar_curso(tmp_path_factory.mktemp("curso"))
-    hecho = nbgrader(raiz, "generate_assignment", TAREA, "--force")
-    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
-    return raiz / "release" / TAREA
+    return publicado(tmp_path_factory.mktemp("curso")) / "release" / TAREA
 
 
 def test_release_coincide_con_lo_que_genera_source(regenerado):
@@ -80,7 +77,7 @@ def test_los_nombres_que_ve_el_gradebook():
 
 
 @pytest.fixture(scope="module")
-def fuente_ejecutada(tmp_path_factory):
+def fuente_ejecutada(procesos, tmp_path_factory):
     """El cuaderno fuente, con sus soluciones, ejecutado entero en un núcleo de verdad."""
     cuaderno = nbformat.read(FUENTE, as_version=4)
     carpeta = tmp_path_factory.mktemp("fuente")
@@ -163,11 +160,13 @@ def test_el_cuestionario_de_la_fuente_es_el_de_course_cuestionario():
                         **{n: enunciado(n) for n in PREGUNTAS}}
 
 
+@pytest.mark.usefixtures("procesos")
 def test_validate_acepta_la_fuente():
     hecho = nbgrader(RAIZ, "validate", str(FUENTE))
     assert "Success! Your notebook passes all the tests." in hecho.stdout, hecho.stdout + hecho.stderr
 
 
+@pytest.mark.usefixtures("procesos")
 def test_validate_en_la_release_sin_contestar_falla_solo_en_cuestionario_y_desafio(tmp_path):
     from nbgrader.validator import Validator
 
@@ -184,6 +183,7 @@ def test_validate_en_la_release_sin_contestar_falla_solo_en_cuestionario_y_desaf
     assert len(celdas) == 2 + len(preguntas)
 
 
+@pytest.mark.usefixtures("procesos")
 def test_make_grade_corrige_las_entregas_de_ejemplo_en_un_curso_aparte(tmp_path):
     curso = copiar_curso(tmp_path)
     (curso / "submitted").mkdir()

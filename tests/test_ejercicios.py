@@ -179,6 +179,7 @@ def test_lo_que_se_escapa_de_ejecutar_dice_que_con_que_llamada_y_en_que_linea():
         en_prueba(sin_escribir)(llamada("t1", "leer", ruta="lista.txt"), dict(ENTORNO))
 
 
+@pytest.mark.usefixtures("procesos")
 def test_las_quejas_se_ven_sin_traza_en_un_nucleo_de_verdad():
     """IPython enseña FueraDelGuion, Escapada y NoPasa con su _render_traceback_: unas líneas, sin traza."""
     nb = nbformat.v4.new_notebook()

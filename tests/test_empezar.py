@@ -49,7 +49,7 @@ def otro_path(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def preparado(tmp_path_factory, otro_path):
+def preparado(procesos, tmp_path_factory, otro_path):
     """El paquete descomprimido y preparado con `empezar.py --preparar`, con otro JupyterLab en el PATH."""
     tmp = tmp_path_factory.mktemp("paquete")
     with zipfile.ZipFile(paquete.construir(destino=tmp)) as z:

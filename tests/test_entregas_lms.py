@@ -1,7 +1,7 @@
 """Una clase entera por el camino del LMS, con lo que suben los estudiantes de verdad, honestos y no.
 
 Como lo haría un profesor siguiendo el README: roster con la columna `lms_user_id` (`nbgrader db
-student import`), fecha de entrega, la tarea publicada, una descarga de Moodle y otra de Canvas en
+student import`), fecha de entrega, la tarea (que `make grade` genera al empezar), una descarga de Moodle y otra de Canvas en
 `downloaded/<tarea>/archive/`, `nbgrader zip_collect` y `make grade` (course/corregir.py), todo de
 verdad y en una sola pasada. Cada subida hostil solo cambia su propia fila: los honestos (también
 los de nombres en cirílico, griego o chino, o los que entregan lo que descarga el sitio sin
@@ -48,7 +48,7 @@ APARTADAS = {"*": "comodín", "mal\\xff": "UTF-8", ".oculta": "punto"}
 
 
 @pytest.fixture(scope="module")
-def clase(tmp_path_factory):
+def clase(procesos, tmp_path_factory):
     """La clase recogida y corregida; devuelve (raíz, zip_collect, memoria de zip_collect, make grade)."""
     raiz = montar(tmp_path_factory.mktemp("lms") / "curso", ROSTER)
     fuera = raiz.parent / "entrega"

@@ -4,7 +4,7 @@ Un curso temporal con dos entregas corregidas por `make grade` (course/corregir.
 abre el formgrader desde el menú Curso de JupyterLab, ve la tarea, la clase y las entregas,
 abre una y pone a mano la nota de una prueba. La nota nueva tiene que llegar al gradebook.
 
-La maquinaria (servidor, navegador, artefactos de los fallos) es la de navegador.py.
+La maquinaria (servidor, navegador, artefactos de los fallos) es la de navegador.py y conftest.py.
 Solo esta prueba: `.venv/bin/python -m pytest tests/test_formgrader.py -v`.
 """
 
@@ -45,34 +45,6 @@ def servidor(curso):
         yield srv
 
 
-@pytest.fixture
-def pagina(chromium, servidor, request):
-    from playwright.sync_api import sync_playwright
-
-    consola = []
-    with sync_playwright() as p:
-        navegador = p.chromium.launch(executable_path=chromium, args=nv.ARGUMENTOS_CHROMIUM, headless=True,
-                                      timeout=nv.ESPERA_UI * 1000)
-        contexto = navegador.new_context(viewport={"width": 1400, "height": 1000}, locale="es-ES")
-        # Sin red, el MathJax que la página de corregir pide a un CDN no llega y su código de
-        # inicio se corta a medias: se sirve uno mínimo, que solo avisa de que ha cargado.
-        contexto.route("**/*MathJax.js*", lambda ruta: ruta.fulfill(body=MATHJAX_MINIMO,
-                                                                     content_type="application/javascript"))
-        pg = contexto.new_page()
-        pg.set_default_timeout(nv.ESPERA_UI * 1000)
-        pg.on("console", lambda m: consola.append(f"[{m.type}] {m.text}"))
-        pg.on("pageerror", lambda e: consola.append(f"[pageerror] {e}"))
-        guardia = nv.RelojDeGuardia(nv.RELOJ_DE_GUARDIA, nv.matar_descendientes)
-        with guardia:
-            yield pg
-        informe = getattr(request.node, "informe_call", None)
-        if informe is None or informe.failed or guardia.disparado:
-            print("artefactos de la prueba fallida:",
-                  *nv.guardar_artefactos(request.node.nodeid, None if guardia.disparado else pg, consola, servidor),
-                  sep="\n  ")
-        navegador.close()
-
-
 def _marco(pagina):
     """El iframe del formgrader dentro de JupyterLab (la labextension le pone id formgrader-iframe)."""
     pagina.locator("#formgrader-iframe iframe").wait_for(state="attached")
@@ -95,6 +67,10 @@ def _nota_a_mano(curso, estudiante):
 def test_el_profesor_ve_la_clase_y_cambia_una_nota_a_mano(pagina, servidor, curso):
     from playwright.sync_api import expect
 
+    # Sin red, el MathJax que la página de corregir pide a un CDN no llega y su código de
+    # inicio se corta a medias: se sirve uno mínimo, que solo avisa de que ha cargado.
+    pagina.context.route("**/*MathJax.js*", lambda ruta: ruta.fulfill(body=MATHJAX_MINIMO,
+                                                                      content_type="application/javascript"))
     pagina.goto(f"{servidor.url}/lab?token={servidor.token}&reset", wait_until="domcontentloaded")
     pagina.wait_for_selector("#jp-main-dock-panel", timeout=nv.ESPERA_UI * 1000)
     nv.ejecutar_orden_del_menu(pagina, "curso-harness:formgrader")  # el menú Curso (course/extension/)

@@ -280,6 +280,7 @@ def test_la_libreria_no_define_ejecutar():
         assert not hasattr(modulo, "ejecutar")
 
 
+@pytest.mark.usefixtures("procesos")
 def test_importar_la_libreria_es_rapido_y_no_trae_jupyter():
     import subprocess, sys
     codigo = "import sys, harness, harness.salmorejo; print(any(m.startswith(('ipywidgets', 'IPython', 'socket')) for m in sys.modules))"

@@ -45,7 +45,9 @@ ANA, CARLA = "ana-prueba", "carla-prueba"   # con las respuestas de course/ejemp
 DESTINO = Path(tempfile.gettempdir()) / "curso-harness-hub-pruebas"
 RUTA = f"{TAREA}/{CUADERNO}"
 ESPERA_ORDEN = 600    # una orden de la profesora en su terminal (make grade corrige las dos entregas)
-RELOJ = 1500          # el recorrido entero; pasado esto se mata todo: la prueba falla, no se cuelga
+# El recorrido entero, con el entorno del hub si hay que rehacerlo (unos minutos): pasado esto, pytest-timeout
+# para la prueba, que falla en vez de colgarse.
+pytestmark = pytest.mark.timeout(2700)
 # Un nombre propio, que sale tal cual en español (el título de las páginas del hub).
 NOMBRES_PROPIOS = {"JupyterHub"}
 
@@ -231,57 +233,49 @@ class Recorrido:
 
 
 @pytest.fixture(scope="module")
-def recorrido(hub, chromium):
+def recorrido(hub, navegador):
     """El recorrido entero (ver el principio del módulo), una vez, con un solo navegador."""
-    from playwright.sync_api import sync_playwright
+    r = Recorrido(navegador, hub)
+    try:
+        # 1. La profesora publica la tarea desde una terminal de su JupyterLab.
+        profesora = r.entrar(PROFESORA)
+        r.menu_profesora = r.menu_curso(PROFESORA)
+        r.noticias = profesora.locator(".jp-Notification-Toast-info, .Toastify__toast").count()
+        nv.ejecutar_orden_del_menu(profesora, "terminal:create-new")
+        profesora.wait_for_selector(".jp-Terminal:visible .xterm-screen")
+        r.en_la_terminal(f"nbgrader release_assignment {TAREA}", 1)
 
-    with sync_playwright() as p:
-        navegador = p.chromium.launch(executable_path=chromium, args=nv.ARGUMENTOS_CHROMIUM, headless=True,
-                                      timeout=nv.ESPERA_UI * 1000)
-        r = Recorrido(navegador, hub)
-        guardia = nv.RelojDeGuardia(RELOJ, nv.matar_descendientes)
-        try:
-            with guardia:
-                # 1. La profesora publica la tarea desde una terminal de su JupyterLab.
-                profesora = r.entrar(PROFESORA)
-                r.menu_profesora = r.menu_curso(PROFESORA)
-                r.noticias = profesora.locator(".jp-Notification-Toast-info, .Toastify__toast").count()
-                nv.ejecutar_orden_del_menu(profesora, "terminal:create-new")
-                profesora.wait_for_selector(".jp-Terminal:visible .xterm-screen")
-                r.en_la_terminal(f"nbgrader release_assignment {TAREA}", 1)
+        # 2. Ana entrega a tiempo; se cierra el plazo; Carla entrega tarde.
+        r.entrar(ANA)
+        r.menu_ana = r.menu_curso(ANA)
+        r.hacer_la_tarea(ANA, "ana.toml", desde_tareas=False)
+        # El plazo, en segundos enteros y ya pasado para Carla: después de la entrega de Ana.
+        plazo = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=1)
+                 ).strftime("%Y-%m-%d %H:%M:%S UTC")
+        r.en_la_terminal(f'nbgrader db assignment add {TAREA} --duedate="{plazo}"', 2)
+        r.entrar(CARLA)
+        r.hacer_la_tarea(CARLA, "carla.toml", desde_tareas=True)
 
-                # 2. Ana entrega a tiempo; se cierra el plazo; Carla entrega tarde.
-                r.entrar(ANA)
-                r.menu_ana = r.menu_curso(ANA)
-                r.hacer_la_tarea(ANA, "ana.toml", desde_tareas=False)
-                # El plazo, en segundos enteros y ya pasado para Carla: después de la entrega de Ana.
-                plazo = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=1)
-                         ).strftime("%Y-%m-%d %H:%M:%S UTC")
-                r.en_la_terminal(f'nbgrader db assignment add {TAREA} --duedate="{plazo}"', 2)
-                r.entrar(CARLA)
-                r.hacer_la_tarea(CARLA, "carla.toml", desde_tareas=True)
+        # 3. Recoger, corregir en la jaula y publicar la retroalimentación.
+        r.correccion = r.en_la_terminal(
+            f"nbgrader collect {TAREA} && make grade && nbgrader release_feedback {TAREA}", 3)
 
-                # 3. Recoger, corregir en la jaula y publicar la retroalimentación.
-                r.correccion = r.en_la_terminal(
-                    f"nbgrader collect {TAREA} && make grade && nbgrader release_feedback {TAREA}", 3)
+        # 4. Cada estudiante descarga la suya.
+        for estudiante in (ANA, CARLA):
+            r.retroalimentacion(estudiante)
 
-                # 4. Cada estudiante descarga la suya.
-                for estudiante in (ANA, CARLA):
-                    r.retroalimentacion(estudiante)
-
-                # El formgrader de la profesora, en otra pestaña del navegador (en un iframe, no: JupyterHub no deja).
-                with profesora.context.expect_page() as nueva:
-                    nv.ejecutar_orden_del_menu(profesora, "curso-harness:formgrader")
-                r.formgrader = nueva.value
-                r.formgrader.wait_for_load_state()
-                r.formgrader.locator("body", has_text=TAREA).wait_for()
-                r.formgrader_estudiantes = r.paginas[ANA].request.get(
-                    f"{hub['url']}/user/{ANA}/formgrader/api/status").status
-        except BaseException:
-            r.guardar_artefactos("test_hub")
-            raise
-        yield r
-        navegador.close()
+        # El formgrader de la profesora, en otra pestaña del navegador (en un iframe, no: JupyterHub no deja).
+        with profesora.context.expect_page() as nueva:
+            nv.ejecutar_orden_del_menu(profesora, "curso-harness:formgrader")
+        r.formgrader = nueva.value
+        r.formgrader.wait_for_load_state()
+        r.formgrader.locator("body", has_text=TAREA).wait_for()
+        r.formgrader_estudiantes = r.paginas[ANA].request.get(
+            f"{hub['url']}/user/{ANA}/formgrader/api/status").status
+    except BaseException:
+        r.guardar_artefactos("test_hub")
+        raise
+    yield r
 
 
 # =========================================================================== las pruebas

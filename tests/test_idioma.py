@@ -109,7 +109,7 @@ ESPERA = 120
 
 
 @pytest.fixture(scope="module")
-def make_lab(tmp_path_factory):
+def make_lab(procesos, tmp_path_factory):
     """Lo que arranca `make lab` (python -m course.lab), sin abrir navegador, con sus ajustes de
     usuario (los del entorno, que elige course.lab) y un espacio de trabajo vacío."""
     import navegador as nv
@@ -150,49 +150,45 @@ def _etiquetas_del_menu(pagina):
     return vistas
 
 
-def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, chromium):
-    from playwright.sync_api import sync_playwright
-
+def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, navegador):
     import navegador as nv
 
     ingles = de_jupyterlab() | de_nbgrader(sys.prefix)
     vistas = {}
-    with sync_playwright() as p:
-        navegador = p.chromium.launch(executable_path=chromium, args=nv.ARGUMENTOS_CHROMIUM)
-        pagina = navegador.new_page(viewport={"width": 1400, "height": 900})
-        try:
-            pagina.goto(make_lab)
-            pagina.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=ESPERA * 1000)
-            # El núcleo arranca y queda libre: su estado se lee en la barra de estado.
-            pagina.locator(".jp-StatusBar-Widget", has_text="Inactivo").first.wait_for(timeout=ESPERA * 1000)
-            barra = pagina.locator("#jp-menu-panel .lm-MenuBar-itemLabel").all_inner_texts()
-            # «Curso»: el de la extensión del curso (course/extension/), en lugar del «Nbgrader» inglés.
-            assert barra == ["Archivo", "Editar", "Ver", "Ejecutar", "Kernel", "Pestañas", "Curso", "Configuración",
-                             "Ayuda"], barra
-            elementos = pagina.locator("#jp-menu-panel .lm-MenuBar-item")
-            for i, titulo in enumerate(barra):
-                elementos.nth(i).click()
-                vistas[f"menú {titulo}"] = _etiquetas_del_menu(pagina)
-                pagina.keyboard.press("Escape")
-                pagina.keyboard.press("Escape")
-            pagina.locator(".jp-NotebookPanel .jp-Cell").first.click(button="right")
-            vistas["menú contextual de una celda"] = _etiquetas_del_menu(pagina)
+    pagina = navegador.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        pagina.goto(make_lab)
+        pagina.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=ESPERA * 1000)
+        # El núcleo arranca y queda libre: su estado se lee en la barra de estado.
+        pagina.locator(".jp-StatusBar-Widget", has_text="Inactivo").first.wait_for(timeout=ESPERA * 1000)
+        barra = pagina.locator("#jp-menu-panel .lm-MenuBar-itemLabel").all_inner_texts()
+        # «Curso»: el de la extensión del curso (course/extension/), en lugar del «Nbgrader» inglés.
+        assert barra == ["Archivo", "Editar", "Ver", "Ejecutar", "Kernel", "Pestañas", "Curso", "Configuración",
+                         "Ayuda"], barra
+        elementos = pagina.locator("#jp-menu-panel .lm-MenuBar-item")
+        for i, titulo in enumerate(barra):
+            elementos.nth(i).click()
+            vistas[f"menú {titulo}"] = _etiquetas_del_menu(pagina)
             pagina.keyboard.press("Escape")
-            pagina.locator(".jp-DirListing-item").first.click(button="right")
-            vistas["menú contextual del explorador"] = _etiquetas_del_menu(pagina)
             pagina.keyboard.press("Escape")
-            vistas["barra de estado"] = pagina.locator(".jp-StatusBar-Widget").all_inner_texts()
-            vistas["explorador de archivos"] = pagina.locator(".jp-DirListing-header").all_inner_texts()
-            # Las ayudas de los botones llevan el atajo detrás: «Cortar esta celda (X)».
-            vistas["ayudas de los botones"] = [re.sub(r"\s*\([^()]*\)$", "", t or "") for t in
-                                               pagina.locator(".jp-Toolbar [title], .lm-TabBar-tab[title]")
-                                               .evaluate_all("els => els.map(e => e.title)")]
-            noticias = pagina.locator(".jp-Notification-Toast-info, .Toastify__toast").count()
-        except Exception:
-            nv.guardar_artefactos("test_idioma-make_lab", pagina)
-            raise
-        finally:
-            navegador.close()
+        pagina.locator(".jp-NotebookPanel .jp-Cell").first.click(button="right")
+        vistas["menú contextual de una celda"] = _etiquetas_del_menu(pagina)
+        pagina.keyboard.press("Escape")
+        pagina.locator(".jp-DirListing-item").first.click(button="right")
+        vistas["menú contextual del explorador"] = _etiquetas_del_menu(pagina)
+        pagina.keyboard.press("Escape")
+        vistas["barra de estado"] = pagina.locator(".jp-StatusBar-Widget").all_inner_texts()
+        vistas["explorador de archivos"] = pagina.locator(".jp-DirListing-header").all_inner_texts()
+        # Las ayudas de los botones llevan el atajo detrás: «Cortar esta celda (X)».
+        vistas["ayudas de los botones"] = [re.sub(r"\s*\([^()]*\)$", "", t or "") for t in
+                                           pagina.locator(".jp-Toolbar [title], .lm-TabBar-tab[title]")
+                                           .evaluate_all("els => els.map(e => e.title)")]
+        noticias = pagina.locator(".jp-Notification-Toast-info, .Toastify__toast").count()
+    except Exception:
+        nv.guardar_artefactos("test_idioma-make_lab", pagina)
+        raise
+    finally:
+        pagina.close()
     ingles -= SIN_TRADUCTOR
     en_ingles = {donde: sorted({t for texto in textos for t in texto.split("\n") if t.strip() in ingles})
                  for donde, textos in vistas.items()}
@@ -205,6 +201,7 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, chromium):
     assert noticias == 0, "no debe salir la ventana de noticias"
 
 
+@pytest.mark.usefixtures("procesos")
 def test_jupyter_lab_a_secas_es_el_del_profesor(tmp_path):
     """`jupyter lab` sin más, en el .venv de `make install` y desde la raíz de un curso (README, paso 6):
     en español (también el editor de configuración), sin noticias, con el formgrader y sin su aviso

@@ -28,7 +28,8 @@ from lms import A_TIEMPO, corregir, descarga, filas, montar, moodle, recoger
 RUTA = f"{TAREA}/{CUADERNO}"
 RELEASE = RAIZ / "release" / TAREA / CUADERNO
 ARRANQUE_PYODIDE = 420    # cargar la página y Pyodide, y ejecutar el cuaderno, en una máquina lenta
-RELOJ = 900
+# El sitio (si hay que construirlo), Pyodide y la corrección: pasado esto, pytest-timeout para la prueba.
+pytestmark = pytest.mark.timeout(1500)
 MENUS_EN_ESPAÑOL = ["Archivo", "Editar", "Ver", "Ejecutar", "Pestañas", "Configuración", "Ayuda"]
 MENUS_EN_INGLES = ["File", "Edit", "View", "Run", "Tabs", "Settings", "Help"]
 
@@ -43,7 +44,7 @@ class _Estatico(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def sitio():
+def sitio(procesos):
     """dist/lite/ servido en 127.0.0.1 (lo construye `make lite`; si falta o no está al día, se construye aquí)."""
     lite.construir()
     servidor = http.server.ThreadingHTTPServer(
@@ -56,42 +57,29 @@ def sitio():
         servidor.shutdown()
 
 
+@pytest.fixture(scope="module")
+def argumentos_de_chromium(argumentos_de_chromium):
+    """Además de cortar cada petición: ningún nombre se resuelve salvo 127.0.0.1."""
+    return argumentos_de_chromium + ["--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]
+
+
 @pytest.fixture
-def pagina(sitio, request, tmp_path):
-    nv.asegurar_playwright()
-    nv.asegurar_chromium()
-    from playwright.sync_api import sync_playwright
+def opciones_de_pagina():
+    return {"accept_downloads": True}
 
-    fuera, consola = [], []
-    with sync_playwright() as p:
-        navegador = p.chromium.launch(
-            executable_path=nv.CHROMIUM, headless=True, timeout=nv.ESPERA_UI * 1000,
-            # Además de cortar cada petición: ningún nombre se resuelve salvo 127.0.0.1.
-            args=nv.ARGUMENTOS_CHROMIUM + ["--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"])
-        contexto = navegador.new_context(viewport={"width": 1400, "height": 1000}, locale="es-ES",
-                                         accept_downloads=True)
 
-        def cortar(ruta):
-            fuera.append(ruta.request.url)
-            ruta.abort()
+@pytest.fixture
+def pagina(pagina, sitio):
+    """La pestaña de conftest.py, que corta (y anota en `pagina.fuera`) toda petición fuera del sitio."""
+    fuera = []
 
-        contexto.route(lambda url: not url.startswith(sitio + "/"), cortar)
-        pg = contexto.new_page()
-        pg.set_default_timeout(nv.ESPERA_UI * 1000)
-        pg.on("console", lambda m: consola.append(f"[{m.type}] {m.text}"))
-        pg.on("pageerror", lambda e: consola.append(f"[pageerror] {e}"))
-        pg.fuera = fuera
-        guardia = nv.RelojDeGuardia(RELOJ, navegador.close)
-        with guardia:
-            yield pg
-        informe = getattr(request.node, "informe_call", None)
-        if informe is None or informe.failed or guardia.disparado:
-            print("artefactos:", *nv.guardar_artefactos(request.node.nodeid, None if guardia.disparado else pg,
-                                                         consola), sep="\n  ")
-        try:
-            navegador.close()
-        except Exception:
-            pass
+    def cortar(ruta):
+        fuera.append(ruta.request.url)
+        ruta.abort()
+
+    pagina.context.route(lambda url: not url.startswith(sitio + "/"), cortar)
+    pagina.fuera = fuera
+    return pagina
 
 
 def esperar_que_termine(pagina, tope=ARRANQUE_PYODIDE):
@@ -191,6 +179,7 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     assert "✔ %s: 1" % PREGUNTAS[1]["correcta"] in re.findall(r"<p class='cuenta'>(.*?)</p>", html)[0], html
 
 
+@pytest.mark.usefixtures("procesos")
 def test_make_bundle_lleva_el_sitio_para_alojarlo(tmp_path):
     import zipfile
 

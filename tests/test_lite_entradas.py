@@ -23,6 +23,7 @@ def _estado(*rutas):
     return {f: (f.stat().st_size, f.stat().st_mtime_ns) for f in ficheros}
 
 
+@pytest.mark.usefixtures("procesos")
 def test_make_lite_sin_cambios_no_toca_el_sitio():
     lite.construir()  # como lo deja `make lite` (aquí solo construye si no lo estaba)
     anotacion = lite.fichero_de_entradas()
@@ -33,6 +34,7 @@ def test_make_lite_sin_cambios_no_toca_el_sitio():
     assert _estado(lite.DESTINO, anotacion) == antes
 
 
+@pytest.mark.usefixtures("procesos")
 def test_las_entradas_son_las_mismas_en_cualquier_proceso():
     # setuptools, al importarse, pone en sys.path los paquetes que lleva dentro: no son del entorno.
     import setuptools  # noqa: F401

@@ -24,7 +24,7 @@ from pydantic import TypeAdapter
 from api_local import ApiLocal, fallo, mensaje
 from course import CUADERNO, RAIZ, TAREA, grabaciones
 from course.entregas import escribir_entrega, soluciones
-from cursos import MAXIMO, copiar_curso, nbgrader
+from cursos import MAXIMO
 from harness import (ENTORNO, HERRAMIENTAS, ModeloClaude, ModeloGuionizado, bucle, error, guion_de, guion_desde,
                      llamada, resultado, texto)
 from harness.claude import REINTENTOS, RespuestaCortada, SinRespuesta, que_falta
@@ -212,6 +212,7 @@ def test_cualquier_conversacion_grabada_se_reproduce_igual(api, turnos, peticion
         assert grabaciones.conversacion_oculta(ruta)[4:] == ((como, dicho), en_vivo)
 
 
+@pytest.mark.usefixtures("procesos")
 def test_harness_se_importa_sin_anthropic():
     """Como en Pyodide: sin el paquete anthropic, harness se importa igual; solo falla crear un ModeloClaude."""
     codigo = ("import sys\nsys.modules['anthropic'] = None  # así `import anthropic` lanza ImportError\n"
@@ -255,6 +256,7 @@ def _orden(*argumentos, carpeta, api=None):
                           text=True, timeout=120, env=entorno, cwd=RAIZ)
 
 
+@pytest.mark.usefixtures("procesos")
 def test_la_orden_graba_una_conversacion_que_vale(api, tmp_path):
     api.plan = [mensaje(r) for r in HUEVOS]
     hecho = _orden(PETICION, "--nombre", "huevos", "--modelo", MODELO, carpeta=tmp_path, api=api)
@@ -281,6 +283,7 @@ def test_la_orden_graba_una_conversacion_que_vale(api, tmp_path):
     assert comprobado.returncode == 0 and "1 guion válido en" in comprobado.stdout, comprobado.stdout + comprobado.stderr
 
 
+@pytest.mark.usefixtures("procesos")
 def test_la_orden_no_guarda_lo_que_no_se_puede_usar(api, tmp_path):
     api.plan = [mensaje(HUEVOS[0]), mensaje([texto("Apunto")], stop_reason="max_tokens")]
     hecho = _orden(PETICION, "--nombre", "cortada", carpeta=tmp_path, api=api)
@@ -292,6 +295,7 @@ def test_la_orden_no_guarda_lo_que_no_se_puede_usar(api, tmp_path):
     assert len(api.recibidas) == 2
 
 
+@pytest.mark.usefixtures("procesos")
 def test_un_guion_que_la_referencia_no_contesta_no_se_usa(api, tmp_path):
     api.plan = [mensaje(r) for r in HUEVOS]
     bucle(ModeloClaude(MODELO, grabar=tmp_path / "huevos.json"), [INICIO[0], ("usuario", PETICION)],
@@ -316,13 +320,11 @@ def test_un_guion_que_la_referencia_no_contesta_no_se_usa(api, tmp_path):
 
 # --------------------------------------------------------------------------- la corrección y la lección
 
-def test_el_corrector_pasa_las_conversaciones_grabadas_y_la_seccion_no_hace_nada(api, tmp_path):
+def test_el_corrector_pasa_las_conversaciones_grabadas_y_la_seccion_no_hace_nada(api, publicado, tmp_path):
     guiones = tmp_path / "guiones"
     api.plan = [mensaje(r) for r in HUEVOS]
     grabaciones.grabar(PETICION, "huevos", MODELO, carpeta=guiones)
-    curso = copiar_curso(tmp_path / "curso")
-    publicado = nbgrader(curso, "generate_assignment", TAREA, "--force")
-    assert publicado.returncode == 0, publicado.stdout + publicado.stderr
+    curso = publicado(tmp_path / "curso")
     buenas = soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))
     for estudiante, ejecutar in (("buena", buenas["ejecutar"]), ("rara", RARA)):
         escribir_entrega(RELEASE, dict(buenas, ejecutar=ejecutar), curso / "submitted" / estudiante / TAREA)
@@ -357,6 +359,7 @@ def _leccion_con_respuestas(destino):
     return destino / CUADERNO
 
 
+@pytest.mark.usefixtures("procesos")
 def test_con_clave_la_seccion_espera_al_boton(api, tmp_path):
     """«Ejecutar todas las celdas» con clave no llama a la API; el botón, sí, con el ejecutar del estudiante."""
     ruta = _leccion_con_respuestas(tmp_path)

@@ -21,7 +21,7 @@ from course import CUADERNO, RAIZ, TAREA
 from course import informe
 from course.cuestionario import IMPORTA, PREGUNTAS, respuestas_del_cuaderno
 from course.entregas import escribir_entrega, soluciones
-from cursos import copiar_curso, modo_del_cuestionario, nbgrader
+from cursos import nbgrader
 from harness.cuestionario import RESPUESTA_MIME
 
 BUENAS = soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))
@@ -35,11 +35,9 @@ def _textos_de_la_clave():
 
 
 @pytest.fixture(scope="module", params=["formativo", "calificado"])
-def curso(request, tmp_path_factory):
+def curso(request, publicado, tmp_path_factory):
     modo = request.param
-    raiz = modo_del_cuestionario(copiar_curso(tmp_path_factory.mktemp(modo)), modo)
-    hecho = nbgrader(raiz, "generate_assignment", TAREA, "--force")
-    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    raiz = publicado(tmp_path_factory.mktemp(modo), modo)
     release = raiz / "release" / TAREA / CUADERNO
     entregas = {"todo-bien": BUENAS, "cuestionario-mal": dict(BUENAS, **MALAS),
                 "sin-contestar": {}, "comprobado": BUENAS}

@@ -11,7 +11,8 @@ formativo, una pregunta del cuestionario se contesta mal y bien con su widget y 
 veredicto al momento) y volver a validar (pasa).
 
 La maquinaria está en navegador.py; aquí, los pasos de la lección, cada uno en su función.
-Si falla, hay captura, consola del navegador y registro del servidor en tests/artefactos/.
+Si falla, hay captura, consola del navegador y registro del servidor en tests/artefactos/ (el
+fixture `pagina` de conftest.py).
 
 Ejecutar solo esta prueba: `.venv/bin/python -m pytest tests/test_navegador.py -v`.
 """
@@ -71,44 +72,6 @@ def curso(tmp_path_factory):
 def servidor(curso, chromium):
     with nv.Servidor(curso, curso.parent / "privado") as srv:
         yield srv
-
-
-@pytest.fixture(scope="module")
-def navegador(chromium):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=nv.ARGUMENTOS_CHROMIUM,
-                              headless=True, timeout=nv.ESPERA_UI * 1000)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def pagina(navegador, servidor, request):
-    """Una pestaña nueva; si la prueba falla, captura + consola + registro del servidor."""
-    contexto = navegador.new_context(viewport={"width": 1400, "height": 1000}, locale="es-ES")
-    pg = contexto.new_page()
-    pg.set_default_timeout(nv.ESPERA_UI * 1000)
-    consola = []
-    pg.on("console", lambda m: consola.append(f"[{m.type}] {m.text}"))
-    pg.on("pageerror", lambda e: consola.append(f"[pageerror] {e}"))
-    guardia = nv.RelojDeGuardia(nv.RELOJ_DE_GUARDIA, nv.matar_descendientes)
-    with guardia:
-        yield pg
-    if guardia.disparado:
-        consola.append(f"[prueba] el reloj de guardia ({nv.RELOJ_DE_GUARDIA} s) mató navegador y servidor")
-    informe = getattr(request.node, "informe_call", None)
-    if informe is None or informe.failed or guardia.disparado:
-        guardados = nv.guardar_artefactos(request.node.nodeid, None if guardia.disparado else pg,
-                                          consola, servidor)
-        print("artefactos de la prueba fallida:", *guardados, sep="\n  ")
-    try:
-        contexto.close()
-    except Exception:
-        pass
 
 
 # =========================================================================== pasos de la lección

@@ -25,9 +25,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 from nbformat.v4 import new_code_cell
 from nbgrader.api import Gradebook
@@ -74,18 +74,15 @@ def _recibido(registro):
 def _procesos_con(texto):
     """Los procesos de la máquina cuya línea de órdenes contiene `texto`."""
     encontrados = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            orden = Path("/proc", pid, "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
+    for proceso in psutil.process_iter(["pid", "cmdline"]):
+        orden = " ".join(proceso.info["cmdline"] or ())
         if texto in orden:
-            encontrados.append((pid, orden[:200]))
+            encontrados.append((proceso.info["pid"], orden[:200]))
     return encontrados
 
 
 @pytest.fixture(scope="module")
-def corregido(tmp_path_factory):
+def corregido(procesos, tmp_path_factory):
     curso = copiar_curso(tmp_path_factory.mktemp("curso"))
     with open(curso / "nbgrader_config.py", "a") as f:
         f.write('\nc.EjecutarEnJaula.extra_arguments = ["--debug"]  # el núcleo anota cada mensaje que recibe\n')

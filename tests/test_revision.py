@@ -185,6 +185,7 @@ def _release_con(respuesta=None, codigo=None):
             for c in cuaderno.cells if c.cell_type == "code"}
 
 
+@pytest.mark.usefixtures("procesos")
 def test_la_lista_corre_en_el_cuaderno_de_release():
     salida, _ = _release_con("correcto_try_except")["revisar"]
     assert salida.count("✔ ") == len(CLAUSULAS) and "✘" not in salida, salida
@@ -197,6 +198,7 @@ def test_la_lista_corre_en_el_cuaderno_de_release():
     assert "tu ejecutar aún está sin escribir: con la llamada t2 → leer(ruta='recetas/salmorejo.txt')" in fallo.traceback[0]
 
 
+@pytest.mark.usefixtures("procesos")
 def test_except_filenotfounderror_pasa_el_salmorejo_y_no_la_prueba_visible_de_las_excepciones():
     """La respuesta que solo captura FileNotFoundError: Run All llega a revisar, que la nombra, y la
     prueba visible de las excepciones la para con su motivo, sin traza."""
@@ -213,6 +215,7 @@ def test_except_filenotfounderror_pasa_el_salmorejo_y_no_la_prueba_visible_de_la
     assert "Traceback" not in fallo.traceback[0]
 
 
+@pytest.mark.usefixtures("procesos")
 def test_en_el_cuaderno_una_excepcion_de_tu_codigo_dice_su_linea():
     """En el núcleo del estudiante, una errata fuera del try se nombra con su línea de la celda, como al corregir."""
     errata = (CATALOGO / "correcto_try_except.py").read_text(encoding="utf-8").split('"""', 2)[2].lstrip("\n")

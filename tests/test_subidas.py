@@ -43,13 +43,13 @@ def _cuaderno(raiz, ejemplo):
 
 
 @pytest.fixture(scope="module")
-def plantilla(tmp_path_factory):
+def plantilla(procesos, tmp_path_factory):
     """Un curso con roster y fecha: (raíz, cuadernos de los honestos, lo que se recoge de ellos sin nadie más).
 
     Lo que se recoge de los honestos no sale de otra recogida, sino de lo que subieron: su cuaderno,
     tal cual, y la hora de la descarga del LMS en UTC.
     """
-    raiz = montar(tmp_path_factory.mktemp("subidas") / "curso", ROSTER, publicar=False)
+    raiz = montar(tmp_path_factory.mktemp("subidas") / "curso", ROSTER)
     cuadernos = {e: _cuaderno(raiz, ejemplo) for e, (_, _, ejemplo) in HONESTOS.items()}
     hora = A_TIEMPO.replace(tzinfo=MADRID).astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     solos = {}
@@ -188,7 +188,7 @@ TEXTO = st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x0
 
 
 @pytest.fixture(scope="module")
-def gradebook_vacio(tmp_path_factory):
+def gradebook_vacio(procesos, tmp_path_factory):
     ruta = tmp_path_factory.mktemp("csv") / "gradebook.db"
     with Gradebook("sqlite:///%s" % ruta) as gb:
         gb.add_assignment(TAREA)

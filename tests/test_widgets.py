@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import nbformat
+import pytest
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
@@ -203,6 +204,7 @@ def test_cada_widget_lleva_su_vista_y_sus_copias_en_html_y_en_texto():
     assert "t2 ← ERROR \"no existe el fichero 'recetas/salmorejo.txt'\"" in v._repr_mimebundle_()["text/plain"]
 
 
+@pytest.mark.usefixtures("procesos")
 def test_importar_los_widgets_no_trae_ipywidgets_hasta_que_se_construyen():
     codigo = ("import sys, harness.widgets; print('ipywidgets' in sys.modules); "
               "harness.widgets.explorador(); print('ipywidgets' in sys.modules)")
@@ -210,6 +212,7 @@ def test_importar_los_widgets_no_trae_ipywidgets_hasta_que_se_construyen():
     assert salida.stdout.split() == ["False", "True"]
 
 
+@pytest.mark.usefixtures("procesos")
 def test_nbconvert_enseña_las_copias_de_un_cuaderno_ejecutado_con_un_nucleo_de_verdad():
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c) for c in [
