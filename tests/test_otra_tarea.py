@@ -72,7 +72,7 @@ def _entregar(raiz, carpeta, codigo):
 
 
 @pytest.fixture(scope="module")
-def curso(tmp_path_factory):
+def curso(procesos, tmp_path_factory):
     """El curso con las dos tareas, `doble` recogida de Moodle y corregida con `make grade TAREA=doble`."""
     raiz = tmp_path_factory.mktemp("dos-tareas")
     shutil.copy(RAIZ / "nbgrader_config.py", raiz)

@@ -228,6 +228,7 @@ def test_en_el_cuaderno_una_excepcion_de_tu_codigo_dice_su_linea():
     assert "Sin respuesta" not in salida, salida
 
 
+@pytest.mark.usefixtures("procesos")
 def test_la_prueba_visible_de_las_excepciones_nombra_la_copia_del_entorno():
     """En una copia del entorno, leer no ve el disco que falla y no lanza: la prueba visible lo dice así, en
     lugar de quejarse de un error que el estudiante sí ha capturado."""
