@@ -5,7 +5,7 @@ código que funciona (quita o altera una cláusula del contrato), pero aquí el 
 respuesta de un estudiante y lo que se pone a prueba es el corrector. Cada operador declara qué
 equivocación introduce y qué rompe de la rúbrica (la cláusula donde resta, si deja sin respuesta las
 llamadas básicas o si calla los fallos de una clase); `esperado` saca de ahí, con las reglas de la
-rúbrica del README y los puntos de cada celda del cuaderno fuente, lo que merece cada celda, sin
+rúbrica (docs/calificacion.md) y los puntos de cada celda del cuaderno fuente, lo que merece cada celda, sin
 mirar lo que da el corrector.
 """
 
@@ -345,7 +345,7 @@ def mutantes():
 
 
 def tabla():
-    """La tabla del README: una fila por mutante con sus equivocaciones y los puntos que le da la rúbrica."""
+    """La tabla de docs/calificacion.md: una fila por mutante con sus equivocaciones y los puntos que le da la rúbrica."""
     filas = ["| mutant | what it does (in Spanish, as the feedback says it) | mistakes named | points (of 12) |",
              "|---|---|---|---|"]
     for nombre, m in mutantes().items():

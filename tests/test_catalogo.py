@@ -9,7 +9,7 @@ en la línea `diagnóstico:`, qué equivocaciones tiene que reconocer el correct
 correcta), por su nombre de `course.calificacion.DIAGNOSTICOS`.
 
 Los mutantes (tests/mutantes.py) son la solución del cuaderno fuente con una equivocación o dos,
-cada uno con lo que merece según la rúbrica del README.
+cada uno con lo que merece según la rúbrica (docs/calificacion.md).
 
 El módulo monta un curso temporal, genera la tarea, entrega un cuaderno por fichero y por mutante
 (con el cuestionario bien contestado, sacado de las soluciones del cuaderno fuente), unos pocos con
@@ -660,10 +660,10 @@ def test_revisar_y_el_corrector_no_pueden_discrepar(corregido):
 
 
 def test_la_tabla_del_readme_es_la_de_los_mutantes(corregido):
-    """README: una fila por mutante, con sus puntos, que son los que saca al corregir."""
+    """docs/calificacion.md: una fila por mutante, con sus puntos, que son los que saca al corregir."""
     from mutantes import tabla
-    readme = (RAIZ / "README.md").read_text(encoding="utf-8")
-    assert tabla() in readme, "la tabla de mutantes del README no es la de tests/mutantes.py: python tests/mutantes.py"
+    readme = (RAIZ / "docs" / "calificacion.md").read_text(encoding="utf-8")
+    assert tabla() in readme, "la tabla de mutantes de docs/calificacion.md no es la de tests/mutantes.py: python tests/mutantes.py"
     filas = dict(re.findall(r"^\| `([^`]+)` \|[^|]*\|[^|]*\| (\d+) \|$", tabla(), re.M))
     assert set(filas) == set(MUTANTES)
     for nombre, mutante in MUTANTES.items():

@@ -2,7 +2,7 @@
 
 Lee lo preparado del fichero que dice CURSO_HUB (hub.json) y los puertos de CURSO_HUB_PUERTOS.
 Lo que un departamento se lleva a su JupyterHub está en las secciones «nbgrader» y «español»
-(el README, «Para un departamento», dice cómo).
+(docs/hub.md, «For a department», dice cómo).
 """
 
 import json
