@@ -59,7 +59,7 @@ PROXY = {20: "configurable-http-proxy@5.3.0", 0: "configurable-http-proxy@4.6.3"
 # El Python del sistema: un entorno hecho desde un Python bajo /root (pyenv) no lo pueden usar los demás.
 PYTHON_DEL_SISTEMA = "/usr/bin/python3"
 # Lo que el profesor necesita en su copia del curso para `make grade` y las órdenes de nbgrader.
-PIEZAS_DEL_CURSO = ["Makefile", "pyproject.toml", "nbgrader_config.py", "README.md", "harness", "course",
+PIEZAS_DEL_CURSO = ["Makefile", "pyproject.toml", "nbgrader_config.py", "README.md", "docs", "harness", "course",
                     "source", "release"]
 ARRANQUE = 120    # segundos que se espera a que el hub conteste
 PARADA = 20       # segundos que se espera a que pare (para también los servidores de los usuarios)
