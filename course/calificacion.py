@@ -17,7 +17,7 @@ import weakref
 from typing import Protocol, runtime_checkable
 
 from harness import ENTORNO, error, llamada, resultado, texto
-from harness.diagnosticos import DIAGNOSTICOS as _EXPLICADOS, EQUIVOCACION
+from harness.revision.diagnosticos import DIAGNOSTICOS as _EXPLICADOS, EQUIVOCACION
 from harness.revision import CLAUSULAS, PRUEBAS, REGLA, SALMOREJO, NoCumple, probar, repasar, reglas
 from harness.salmorejo import INICIO
 
@@ -164,7 +164,7 @@ def _repasar(respuesta):
         if no_carga:
             return {"contesta": NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")}
         ejecutar = respuesta.ejecutar
-    return repasar(lambda ll, e: probar(ejecutar, ll, e), casos())  # con la alarma de respaldo de harness.vigilancia
+    return repasar(lambda ll, e: probar(ejecutar, ll, e), casos())  # con la alarma de respaldo de harness.revision.vigilancia
 
 
 def veredicto(nombre, respuesta):

@@ -21,8 +21,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from harness import ENTORNO, FueraDelGuion, ModeloGuionizado, bucle, guion_de, guion_desde
-from harness.claude import MODELO, ModeloClaude, RespuestaCortada, SinRespuesta, que_falta
+from harness import ENTORNO, FueraDelGuion, ModeloGuionizado, bucle, guion_de
+from harness.aula.claude import MODELO, ModeloClaude, RespuestaCortada, SinRespuesta, guion_desde, que_falta
 from harness.salmorejo import INICIO
 
 from . import CUADERNO, RAIZ, TAREA

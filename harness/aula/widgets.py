@@ -8,9 +8,9 @@ construir cada widget, no al importar el módulo: `problemas` y las copias no ne
 import html
 import inspect
 
-from .bloques import muestra
-from .entorno import ENTORNO, FUNCIONES, HERRAMIENTAS
-from .idempotencia import añadir, añadir_y_fallar, una_y_dos
+from ..bloques import _bloques, _es, muestra, problemas, roturas
+from ..entorno import ENTORNO, FUNCIONES, HERRAMIENTAS
+from ..idempotencia import añadir, añadir_y_fallar, una_y_dos
 
 # Los colores del tema de JupyterLab, con los del tema claro por si no existen (fuera de JupyterLab),
 # y resaltados semitransparentes, que se leen igual sobre fondo claro y sobre fondo oscuro.
@@ -192,46 +192,6 @@ _ROLES = {"sistema": ("Sistema", "var(--jp-border-color1, #bdbdbd)", "rgba(158, 
           "asistente": ("Asistente", "#43a047", "rgba(67, 160, 71, 0.10)")}
 
 
-def _bloques(M, i):
-    """Los bloques del mensaje i de M; ninguno si el mensaje es un texto o si no existe."""
-    contenido = M[i][1] if 0 <= i < len(M) else ""
-    return contenido if isinstance(contenido, list) else []
-
-
-def _es(bloque, tipo):
-    return isinstance(bloque, dict) and bloque.get("type") == tipo
-
-
-def _roturas(M):
-    """Lo que rompe la conversación, como (mensaje, bloque, qué pasa), con índices desde 0."""
-    roturas, pedidas = [], set()
-    for i in range(len(M)):
-        del_turno = [b.get("id") for b in _bloques(M, i - 1) if _es(b, "tool_use")]
-        contestadas = [b.get("tool_use_id") for b in _bloques(M, i + 1) if _es(b, "tool_result")]
-        vistas = []
-        for j, b in enumerate(_bloques(M, i)):
-            if _es(b, "tool_use"):
-                pedidas.add(b.get("id"))
-                if b.get("id") not in contestadas:
-                    roturas.append((i, j, "la llamada %s (%s) se ha quedado sin observación"
-                                    % (b.get("id"), b.get("name"))))
-            elif _es(b, "tool_result"):
-                id = b.get("tool_use_id")
-                if id in vistas:
-                    roturas.append((i, j, "la llamada %s tiene más de una observación" % id))
-                elif id not in del_turno:
-                    de_antes = " (%s es de un turno de antes)" % id if id in pedidas else ""
-                    roturas.append((i, j, "la observación de %s no contesta a ninguna llamada del turno "
-                                    "anterior%s" % (id, de_antes)))
-                vistas.append(id)
-    return roturas
-
-
-def problemas(M):
-    """Lo que rompe la conversación M, en frases; [] si cada llamada tiene su observación y al revés."""
-    return ["mensaje %d: %s" % (i + 1, que) for i, _, que in _roturas(M)]
-
-
 def _pasos(M):
     """Los mensajes de cada paso, por su índice: el inicio, y luego cada turno del asistente con su respuesta."""
     pasos = [[]]
@@ -261,7 +221,7 @@ def _bloque_html(b, llamadas, avisos):
 def _mensajes_html(M, indices):
     """Una tarjeta por mensaje, con su rol, sus bloques y un aviso en cada cosa rota."""
     llamadas = {b.get("id"): b for i in range(len(M)) for b in _bloques(M, i) if _es(b, "tool_use")}
-    roturas = _roturas(M)
+    rotas = roturas(M)
     tarjetas = []
     for i in indices:
         rol, contenido = M[i]
@@ -269,7 +229,7 @@ def _mensajes_html(M, indices):
         if isinstance(contenido, str):
             cuerpo = "<div>%s</div>" % _e(contenido)
         else:
-            cuerpo = "".join(_bloque_html(b, llamadas, [que for m, k, que in roturas if (m, k) == (i, j)])
+            cuerpo = "".join(_bloque_html(b, llamadas, [que for m, k, que in rotas if (m, k) == (i, j)])
                              for j, b in enumerate(_bloques(M, i)))
         tarjetas.append('<div style="border-left: 4px solid %s; background: %s; padding: 4px 8px; margin: 6px 0">'
                         '<div style="font-size: 11px; opacity: 0.8">%s · mensaje %d</div>%s</div>'
