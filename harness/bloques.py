@@ -56,7 +56,8 @@ def roturas(M):
             if _es(b, "tool_use"):
                 pedidas.add(b.get("id"))
                 if b.get("id") not in contestadas:
-                    rotas.append((i, j, "la llamada %s (%s) se ha quedado sin observación" % (b.get("id"), b.get("name"))))
+                    rotas.append((i, j, "la llamada %s (%s) se ha quedado sin observación"
+                                  % (b.get("id"), b.get("name"))))
             elif _es(b, "tool_result"):
                 id = b.get("tool_use_id")
                 if id in vistas:

@@ -1,4 +1,4 @@
-"""Un modelo de verdad (harness.ModeloClaude) por el SDK oficial, contra una API de Mensajes de mentira en 127.0.0.1.
+"""Un modelo de verdad (harness.aula.ModeloClaude) por el SDK oficial, contra una API de Mensajes de mentira en 127.0.0.1.
 
 El SDK es el de verdad (`anthropic`), con sus reintentos y sus errores; lo de mentira es solo la
 API (tests/api_local.py), que contesta lo que dice su plan y apunta lo que le llega. Además: la orden
