@@ -299,13 +299,15 @@ def _tabla_de_estudiantes(datos, raiz):
     for e in datos["estudiantes"]:
         retro = Path(raiz) / "feedback" / e["id"] / tarea / html_
         href = "../feedback/%s" % "/".join(urllib.parse.quote(p) for p in (e["id"], tarea, html_))
-        enlace = ("<a href='%s'>retroalimentación</a>" % escapar(href) if retro.exists() else "(sin retroalimentación)")
+        enlace = ("<a href='%s'>retroalimentación</a>" % escapar(href) if retro.exists()
+                  else "(sin retroalimentación)")
         if e.get("detalles"):
             enlace += " <span class='nota'>(%s)</span>" % escapar(e["detalles"])
         filas.append([escapar(e["id"]), escapar(e["nombre"]), _n(e["nota"]),
                       _n(e["retraso"]) if e["retraso"] else "<td></td>", enlace])
     for e in datos.get("no_corregidos", []):
-        filas.append([escapar(e["id"]), escapar(e["nombre"]), "<td>no corregido</td>", "<td></td>", escapar(e["motivo"])])
+        filas.append([escapar(e["id"]), escapar(e["nombre"]), "<td>no corregido</td>", "<td></td>",
+                      escapar(e["motivo"])])
     return "<h2>Cada estudiante</h2>" + _tabla(["estudiante", "nombre", "puntos", "descuento por retraso", ""], filas)
 
 
