@@ -17,8 +17,8 @@ import weakref
 from typing import Protocol, runtime_checkable
 
 from harness import ENTORNO, error, llamada, resultado, texto
-from harness.diagnosticos import DIAGNOSTICOS as _EXPLICADOS, EQUIVOCACION
 from harness.revision import CLAUSULAS, PRUEBAS, REGLA, SALMOREJO, NoCumple, probar, repasar, reglas
+from harness.revision.diagnosticos import DIAGNOSTICOS as _EXPLICADOS, EQUIVOCACION
 from harness.salmorejo import INICIO
 
 from course.grabaciones import conversaciones_grabadas
@@ -164,7 +164,8 @@ def _repasar(respuesta):
         if no_carga:
             return {"contesta": NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")}
         ejecutar = respuesta.ejecutar
-    return repasar(lambda ll, e: probar(ejecutar, ll, e), casos())  # con la alarma de respaldo de harness.vigilancia
+    # Con la alarma de respaldo de harness/revision/vigilancia.py.
+    return repasar(lambda ll, e: probar(ejecutar, ll, e), casos())
 
 
 def veredicto(nombre, respuesta):

@@ -17,7 +17,7 @@ from traitlets import Enum
 
 from course import limites
 from course.calificacion import Suspenso
-from harness.cuestionario import FORMAS, RESPUESTA_MIME, FormatoNoValido, interpretar
+from harness.aula.cuestionario import FORMAS, RESPUESTA_MIME, FormatoNoValido, interpretar
 
 PREGUNTAS = {
     1: {
@@ -261,8 +261,8 @@ INTRODUCCION = {
 
 
 # Lo que importa la celda de antes de las preguntas: cada modo, solo lo que usa.
-IMPORTA = {"calificado": "from harness.cuestionario import revisar_formato",
-           "formativo": "from harness.cuestionario import pregunta"}
+IMPORTA = {"calificado": "from harness.aula.cuestionario import revisar_formato",
+           "formativo": "from harness.aula.cuestionario import pregunta"}
 
 
 def enunciado(n, con_opciones=True):

@@ -4,7 +4,7 @@
     python -m course.grabaciones --comprobar
 
 La primera orden (también `make grabar PETICION="..."`) pasa la petición por el bucle con un modelo
-de verdad (harness.ModeloClaude: hace falta ANTHROPIC_API_KEY) y con el `ejecutar` de referencia,
+de verdad (harness.aula.ModeloClaude: hace falta ANTHROPIC_API_KEY) y con el `ejecutar` de referencia,
 el de la solución del cuaderno fuente, y guarda la conversación en course/guiones/NOMBRE.json.
 Cada guion de esa carpeta es una conversación oculta más de la prueba ejecutar-guiones: el
 corrector la vuelve a pasar por el bucle, con un modelo guionizado y el `ejecutar` del estudiante,
@@ -21,8 +21,8 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from harness import ENTORNO, FueraDelGuion, ModeloGuionizado, bucle, guion_de, guion_desde
-from harness.claude import MODELO, ModeloClaude, RespuestaCortada, SinRespuesta, que_falta
+from harness import ENTORNO, FueraDelGuion, ModeloGuionizado, bucle, guion_de
+from harness.aula.claude import MODELO, ModeloClaude, RespuestaCortada, SinRespuesta, guion_desde, que_falta
 from harness.salmorejo import INICIO
 
 from . import CUADERNO, RAIZ, TAREA

@@ -13,13 +13,14 @@ import argparse
 import base64
 import collections
 import datetime
-import html
 import io
 import urllib.parse
 from pathlib import Path
 
 import nbformat
 from nbformat.v4.rwbase import rejoin_lines
+
+from harness.aula.mostrar import escapar
 
 from . import RAIZ, TAREA, cuaderno, gradebook
 from .aislado.entrada import leer_cuaderno
@@ -202,18 +203,14 @@ td.n{text-align:right}.nota{color:#52606d}img{max-width:100%}code{background:#f0
 
 
 def _tabla(cabecera, filas):
-    celdas = "".join("<th>%s</th>" % html.escape(c) for c in cabecera)
+    celdas = "".join("<th>%s</th>" % escapar(c) for c in cabecera)
     cuerpo = "".join("<tr>%s</tr>" % "".join(c if c.startswith("<td") else "<td>%s</td>" % c for c in fila)
                      for fila in filas)
     return "<table><tr>%s</tr>%s</table>" % (celdas, cuerpo)
 
 
-def _e(texto):
-    return html.escape(str(texto))
-
-
 def _n(numero):
-    return '<td class="n">%s</td>' % _e(("%g" % numero) if isinstance(numero, float) else numero)
+    return '<td class="n">%s</td>' % escapar(("%g" % numero) if isinstance(numero, float) else numero)
 
 
 def html_del_informe(datos, raiz):
@@ -221,8 +218,8 @@ def html_del_informe(datos, raiz):
     n = len(estudiantes)
     notas = [e["nota"] for e in estudiantes]
     partes = ["<!DOCTYPE html><html lang='es'><head><meta charset='utf-8'>",
-              "<title>Informe de la clase: %s</title><style>%s</style></head><body>" % (_e(tarea), ESTILO),
-              "<h1>Informe de la clase: <code>%s</code></h1>" % _e(tarea),
+              "<title>Informe de la clase: %s</title><style>%s</style></head><body>" % (escapar(tarea), ESTILO),
+              "<h1>Informe de la clase: <code>%s</code></h1>" % escapar(tarea),
               "<p class='nota'>Generado el %s a partir del gradebook y de autograded/.</p>"
               % datetime.datetime.now().strftime("%d/%m/%Y a las %H:%M")]
     sin_corregir = datos.get("no_corregidos", [])
@@ -251,7 +248,7 @@ def html_del_informe(datos, raiz):
         partes += ["<p>En rojo, las que falla más de la mitad de la clase: lo primero que conviene repasar.</p>",
                    grafica_de_barras(list(pruebas), fallan, colores, "estudiantes que no la pasan"),
                    _tabla(["prueba", "puntos", "la fallan"],
-                          [["<code>%s</code>" % _e(p), _n(pruebas[p]), _n("%d de %d" % (datos["fallos"][p], n))]
+                          [["<code>%s</code>" % escapar(p), _n(pruebas[p]), _n("%d de %d" % (datos["fallos"][p], n))]
                            for p in pruebas])]
     else:
         partes.append("<p>El gradebook no tiene notas de pruebas.</p>")
@@ -265,8 +262,8 @@ def html_del_informe(datos, raiz):
                    grafica_de_barras([d for d, _ in comunes], [c for _, c in comunes], [AZUL] * len(comunes),
                                      "estudiantes"),
                    _tabla(["diagnóstico", "qué quiere decir", "estudiantes", "quiénes"],
-                          [["<code>%s</code>" % _e(d), _e(rotulos.get(d, "")), _n(c),
-                            _e(", ".join(datos["quienes"][d]))] for d, c in comunes])]
+                          [["<code>%s</code>" % escapar(d), escapar(rotulos.get(d, "")), _n(c),
+                            escapar(", ".join(datos["quienes"][d]))] for d, c in comunes])]
     elif datos["con_diagnosticos"]:
         partes.append("<p>El corrector no ha diagnosticado ningún error típico en esta clase.</p>")
     else:
@@ -286,8 +283,8 @@ def html_del_informe(datos, raiz):
                        grafica_de_barras([_rotulo_de_opcion(pregunta, o)[:60] for o in opciones],
                                          [cuenta[o] for o in opciones],
                                          [VERDE if o in correcta else GRIS for o in opciones], "estudiantes"),
-                       "<p class='cuenta'>%s</p>" % " · ".join("%s%s: %d" % ("✔ " if o in correcta else "", _e(o), cuenta[o])
-                                                               for o in opciones)]
+                       "<p class='cuenta'>%s</p>" % " · ".join(
+                           "%s%s: %d" % ("✔ " if o in correcta else "", escapar(o), cuenta[o]) for o in opciones)]
     else:
         partes.append("<p>No se han encontrado respuestas del cuestionario en los cuadernos corregidos.</p>")
 
@@ -302,13 +299,15 @@ def _tabla_de_estudiantes(datos, raiz):
     for e in datos["estudiantes"]:
         retro = Path(raiz) / "feedback" / e["id"] / tarea / html_
         href = "../feedback/%s" % "/".join(urllib.parse.quote(p) for p in (e["id"], tarea, html_))
-        enlace = ("<a href='%s'>retroalimentación</a>" % _e(href) if retro.exists() else "(sin retroalimentación)")
+        enlace = ("<a href='%s'>retroalimentación</a>" % escapar(href) if retro.exists()
+                  else "(sin retroalimentación)")
         if e.get("detalles"):
-            enlace += " <span class='nota'>(%s)</span>" % _e(e["detalles"])
-        filas.append([_e(e["id"]), _e(e["nombre"]), _n(e["nota"]),
+            enlace += " <span class='nota'>(%s)</span>" % escapar(e["detalles"])
+        filas.append([escapar(e["id"]), escapar(e["nombre"]), _n(e["nota"]),
                       _n(e["retraso"]) if e["retraso"] else "<td></td>", enlace])
     for e in datos.get("no_corregidos", []):
-        filas.append([_e(e["id"]), _e(e["nombre"]), "<td>no corregido</td>", "<td></td>", _e(e["motivo"])])
+        filas.append([escapar(e["id"]), escapar(e["nombre"]), "<td>no corregido</td>", "<td></td>",
+                      escapar(e["motivo"])])
     return "<h2>Cada estudiante</h2>" + _tabla(["estudiante", "nombre", "puntos", "descuento por retraso", ""], filas)
 
 

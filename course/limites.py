@@ -22,8 +22,8 @@ LLAMADA_AGOTADA = 0.5       # una llamada a `ejecutar` de una respuesta que ya s
 COMPROBACIONES = 10         # todas las comprobaciones de una entrega juntas; agotado, las que faltan suspenden
 # La alarma de una llamada a `ejecutar` fuera de una jaula: con ella acota `revisar(ejecutar)` cada llamada
 # en el cuaderno del estudiante, y el corrector de confianza la usa de respaldo, por si la jaula no corta
-# (course/calificacion.py). Es SEGUNDOS de harness/vigilancia.py, que va a los estudiantes sin este paquete:
-# ese es su único sitio.
+# (course/calificacion.py). Es SEGUNDOS de harness/revision/vigilancia.py, que va a los estudiantes sin este
+# paquete: ese es su único sitio.
 
 # La clase corregida a la vez, en varios procesos (course/clase.py)
 ESPERA_AL_GRADEBOOK = 60    # segundos que una conexión espera a que otra suelte el gradebook (SQLite)

@@ -1,19 +1,23 @@
 """harness: lo que un agente con herramientas necesita alrededor del modelo, en piezas pequeñas.
 
-Todo lo de las lecciones anteriores está aquí. `ejecutar` no está: es el ejercicio.
+Todo lo de las lecciones anteriores está aquí. `ejecutar` no está: es el ejercicio. Para leerlo,
+en este orden: bloques.py (los bloques de un mensaje), entorno.py (los ficheros, sus herramientas
+y sus esquemas), guionizado.py (el modelo que sigue un guion), bucle.py (el bucle),
+salmorejo.py (la conversación de la lección) e idempotencia.py (una vez y dos).
+
+Las dos carpetas de dentro no hace falta leerlas: aula/ son los instrumentos del cuaderno
+(visor, explorador, ejercicios, cuestionario, un modelo de verdad) y revision/ es la lista de
+comprobación de `ejecutar`, la misma que usa el corrector.
 """
 
-from .bloques import error, llamada, muestra, resultado, texto
+from .bloques import error, llamada, muestra, problemas, resultado, texto
 from .bucle import bucle
-from .claude import ModeloClaude, guion_desde
 from .entorno import ENTORNO, FUNCIONES, HERRAMIENTAS, buscar, escribir, incumple, leer, listar
 from .guionizado import FueraDelGuion, ModeloGuionizado, guion_de
 from .idempotencia import añadir, añadir_y_fallar, una_y_dos
-from .mostrar import codigo
 
 __all__ = [
-    "texto", "llamada", "resultado", "error", "muestra",
+    "texto", "llamada", "resultado", "error", "muestra", "problemas",
     "ENTORNO", "HERRAMIENTAS", "FUNCIONES", "leer", "listar", "buscar", "escribir", "incumple",
-    "ModeloGuionizado", "FueraDelGuion", "guion_de", "bucle", "añadir", "añadir_y_fallar", "una_y_dos", "codigo",
-    "ModeloClaude", "guion_desde",
+    "ModeloGuionizado", "FueraDelGuion", "guion_de", "bucle", "añadir", "añadir_y_fallar", "una_y_dos",
 ]

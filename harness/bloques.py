@@ -1,4 +1,5 @@
-"""Los bloques de un mensaje, con la forma de la API de Mensajes de Anthropic."""
+"""Los bloques de un mensaje, con la forma de la API de Mensajes de Anthropic, y la regla que los une:
+cada llamada recibe una sola observación, en el mensaje que sigue a su turno."""
 
 
 def texto(s):
@@ -42,3 +43,43 @@ def muestra(cosa):
     if tipo in ("thinking", "redacted_thinking"):  # lo que piensa un modelo de verdad antes de contestar
         return "pensamiento %r" % cosa.get("thinking", "(cifrado)")
     return repr(cosa)
+
+
+def roturas(M):
+    """Lo que rompe esa regla en la conversación M, como (mensaje, bloque, qué pasa), contando desde 0."""
+    rotas, pedidas = [], set()
+    for i in range(len(M)):
+        del_turno = [b.get("id") for b in _bloques(M, i - 1) if _es(b, "tool_use")]
+        contestadas = [b.get("tool_use_id") for b in _bloques(M, i + 1) if _es(b, "tool_result")]
+        vistas = []
+        for j, b in enumerate(_bloques(M, i)):
+            if _es(b, "tool_use"):
+                pedidas.add(b.get("id"))
+                if b.get("id") not in contestadas:
+                    rotas.append((i, j, "la llamada %s (%s) se ha quedado sin observación"
+                                  % (b.get("id"), b.get("name"))))
+            elif _es(b, "tool_result"):
+                id = b.get("tool_use_id")
+                if id in vistas:
+                    rotas.append((i, j, "la llamada %s tiene más de una observación" % id))
+                elif id not in del_turno:
+                    de_antes = " (%s es de un turno de antes)" % id if id in pedidas else ""
+                    rotas.append((i, j, "la observación de %s no contesta a ninguna llamada del turno anterior%s"
+                                  % (id, de_antes)))
+                vistas.append(id)
+    return rotas
+
+
+def problemas(M):
+    """Lo que rompe la conversación M, en frases; [] si cada llamada tiene su observación y al revés."""
+    return ["mensaje %d: %s" % (i + 1, que) for i, _, que in roturas(M)]
+
+
+def _bloques(M, i):
+    """Los bloques del mensaje i de M; ninguno si el mensaje es un texto o si no existe."""
+    contenido = M[i][1] if 0 <= i < len(M) else ""
+    return contenido if isinstance(contenido, list) else []
+
+
+def _es(bloque, tipo):
+    return isinstance(bloque, dict) and bloque.get("type") == tipo

@@ -528,10 +528,10 @@ def leccion_de_juguete(curso, nombre="juguete"):
             "                      copy.deepcopy(ENTORNO), 10, ejecutar)\n"
             "assert fin == 'fin', (fin, texto)", "ejecutar-salmorejo", prueba=True, puntos=3),
     ]
-    if (curso / "harness" / "widgets.py").exists():
+    if (curso / "harness" / "aula" / "widgets.py").exists():
         # Los dos widgets de la lección: el explorador tras la primera celda, el visor al final.
-        nb.cells.insert(1, _celda("from harness.widgets import explorador\nexplorador()"))
-        nb.cells.append(_celda("from harness.widgets import visor\nvisor(M, 'La conversación con tu ejecutar')"))
+        nb.cells.insert(1, _celda("from harness.aula import explorador\nexplorador()"))
+        nb.cells.append(_celda("from harness.aula import visor\nvisor(M, 'La conversación con tu ejecutar')"))
     fuente = curso / "source" / nombre / f"{nombre}.ipynb"
     fuente.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, fuente)

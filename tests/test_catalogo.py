@@ -41,7 +41,7 @@ from nbgrader.api import Gradebook
 from course import CUADERNO, RAIZ, TAREA, limites
 from course.entregas import escribir_entrega, soluciones
 from entregas_raras import raras
-from harness.diagnosticos import EQUIVOCACION
+from harness.revision.diagnosticos import EQUIVOCACION
 from mutantes import mutantes
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
@@ -351,7 +351,7 @@ def test_cada_equivocacion_del_catalogo_se_reconoce_por_su_nombre(corregido):
 
 def test_una_equivocacion_resta_en_una_sola_celda(corregido):
     """Salvo las que dejan sin respuesta (entonces no hay puntos en ninguna), cada una resta en su casa y solo en ella."""
-    from harness.diagnosticos import DIAGNOSTICOS
+    from harness.revision.diagnosticos import DIAGNOSTICOS
     casas = {d: c.casa for d, c in DIAGNOSTICOS.items() if c.casa}
     todas = {e: (x.diagnosticos, x.esperado) for e, x in ENTREGAS.items()}
     todas.update({"mutante_" + n: (m.diagnosticos, m.esperado) for n, m in MUTANTES.items()})
@@ -714,7 +714,7 @@ def test_una_excepcion_de_tu_codigo_se_nombra_con_su_linea(corregido, mutante):
     assert hecho, texto
     linea = MUTANTES[mutante].codigo.splitlines()[int(hecho.group(1)) - 1].strip()
     assert hecho.group(2).strip() == linea, (hecho.group(2), linea)
-    from harness.diagnosticos import DIAGNOSTICOS
+    from harness.revision.diagnosticos import DIAGNOSTICOS
     assert DIAGNOSTICOS["lanza-tu-codigo"].etiqueta in texto and DIAGNOSTICOS["lanza-otra-excepcion"].etiqueta not in texto
 
 
@@ -737,7 +737,7 @@ def test_la_retroalimentacion_empieza_con_un_resumen(corregido, estudiante):
         enlazada = '<a href="#%s"><code>%s</code></a>' % (celda, celda) in resumen
         assert enlazada == (puntos < corregido["maximos"][celda]), celda
         assert '<a name="%s"></a>' % celda in html  # el destino del enlace, en el cuaderno
-    from harness.diagnosticos import DIAGNOSTICOS
+    from harness.revision.diagnosticos import DIAGNOSTICOS
     vistos = {d for ds in _diagnosticos(corregido, estudiante).values() for d in ds}
     texto = unescape(re.sub(r"<[^>]*>", "", resumen))
     for d in vistos:
@@ -750,7 +750,7 @@ def test_la_retroalimentacion_empieza_con_un_resumen(corregido, estudiante):
 
 def test_cada_equivocacion_remite_a_una_seccion_de_la_leccion():
     """Lo que el resumen manda releer son títulos del cuaderno fuente."""
-    from harness.diagnosticos import DIAGNOSTICOS
+    from harness.revision.diagnosticos import DIAGNOSTICOS
     fuente = nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4)
     titulos = {l.lstrip("#").strip() for c in fuente.cells if c.cell_type == "markdown"
                for l in c.source.splitlines() if l.startswith("#")}

@@ -193,7 +193,7 @@ def test_el_informe_marca_la_respuesta_correcta(clase):
 @pytest.mark.parametrize("veneno", ["respuesta enorme", "salida con forma de respuesta", "cuaderno que no es JSON"])
 def test_el_cuaderno_de_uno_solo_le_quita_sus_propios_detalles_del_informe(clase, tmp_path, veneno):
     """Lo que sea que traiga un cuaderno corregido, el informe sale, y los demás estudiantes cuentan igual."""
-    from harness.cuestionario import RESPUESTA_MIME
+    from harness.aula.cuestionario import RESPUESTA_MIME
 
     raiz, _, _ = clase
     copia = tmp_path / "copia"

@@ -7,7 +7,7 @@ from nbclient import NotebookClient
 
 from course.calificacion import Suspenso
 from course.cuestionario import PREGUNTAS, celda_formativa, corregir, respuestas_del_cuaderno
-from harness.cuestionario import RESPUESTA_MIME, FormatoNoValido, _Pregunta, interpretar
+from harness.aula.cuestionario import RESPUESTA_MIME, FormatoNoValido, _Pregunta, interpretar
 
 CLAVE = {n: dict(p, opciones=p["explicaciones"]) for n, p in PREGUNTAS.items()}  # opción → por qué
 
@@ -148,7 +148,7 @@ def _ejecutado(*fuentes):
 
 @pytest.mark.usefixtures("procesos")
 def test_la_comprobacion_visible_en_un_nucleo_de_verdad():
-    celdas = _ejecutado("from harness.cuestionario import revisar_formato",
+    celdas = _ejecutado("from harness.aula.cuestionario import revisar_formato",
                         "respuesta_1 = c", "revisar_formato('respuesta_1')",
                         "respuesta_3 = false",
                         "respuesta_4 = 'a, d'", "revisar_formato('respuesta_4')",
@@ -237,7 +237,7 @@ def test_la_copia_sin_nucleo_lleva_opciones_respuesta_y_explicaciones():
 @pytest.mark.usefixtures("procesos")
 def test_la_celda_formativa_se_ejecuta_y_guarda_la_respuesta_para_el_informe():
     celda = celda_formativa(4)
-    celdas = _ejecutado("from harness.cuestionario import pregunta", celda.source)
+    celdas = _ejecutado("from harness.aula.cuestionario import pregunta", celda.source)
     datos = celdas[1].outputs[0]["data"]
     assert "application/vnd.jupyter.widget-view+json" in datos and "Sin comprobar." in datos["text/html"]
     # Lo que queda en el cuaderno guardado tras pulsar «Comprobar»: la salida actualizada lleva la respuesta.

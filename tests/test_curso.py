@@ -215,7 +215,7 @@ def test_el_paquete_para_estudiantes_lleva_lo_suyo_y_nada_del_profesor(tmp_path)
         todo = b"".join(z.read(n) for n in nombres)
     base = paquete.NOMBRE + "/"
     for necesario in ("LEEME.md", "empezar.py", "pyproject.toml", "harness/__init__.py", "harness/salmorejo.py",
-                      TAREA + "/" + CUADERNO):
+                      "harness/aula/widgets.py", "harness/revision/clausulas.py", TAREA + "/" + CUADERNO):
         assert base + necesario in nombres
     assert not [n for n in nombres if "source" in n or "course" in n or "calificacion" in n or "__pycache__" in n]
     for secreto in (b"BEGIN SOLUTION", b"HIDDEN TESTS", b"comprobar(", b"def ejecutar(llamada, entorno):\n    \"\"\""):

@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 from nbclient import NotebookClient
 
 from harness import ENTORNO, FueraDelGuion, añadir_y_fallar, error, leer, listar, llamada, resultado, una_y_dos
-from harness.ejercicios import CASOS_DE_LA_REGLA, Escapada, NoPasa, comprobar_contestacion, comprobar_regla, en_prueba
+from harness.aula.ejercicios import CASOS_DE_LA_REGLA, Escapada, NoPasa, comprobar_contestacion, comprobar_regla, en_prueba
 from harness.salmorejo import VISTO
 from referencia import ejecutar_a_medias, ejecutar_correcto
 
 @pytest.fixture(scope="module", autouse=True)
 def sin_el_contador_de_hypothesis():
     """Hypothesis deja en gc.callbacks un contador para el resto de la sesión. La alarma con que
-    harness.vigilancia corta un ejecutar sin fin (en test_revision) puede saltar dentro de él, y ahí
+    harness.revision.vigilancia corta un ejecutar sin fin (en test_revision) puede saltar dentro de él, y ahí
     Python la ignora con un aviso: se quita al acabar este módulo."""
     antes = list(gc.callbacks)
     yield
@@ -184,7 +184,7 @@ def test_las_quejas_se_ven_sin_traza_en_un_nucleo_de_verdad():
     """IPython enseña FueraDelGuion, Escapada y NoPasa con su _render_traceback_: unas líneas, sin traza."""
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c) for c in [
-        "from harness import *\nfrom harness.ejercicios import NoPasa, en_prueba\nfrom harness.salmorejo import *",
+        "from harness import *\nfrom harness.aula.ejercicios import NoPasa, en_prueba\nfrom harness.salmorejo import *",
         "bucle(ModeloGuionizado(guion_de(INICIO, RESPUESTAS, VISTO)), INICIO, dict(ENTORNO), 10,\n"
         "      lambda ll, e: resultado(ll['id'], 'lo que sea'))",
         "def ejecutar(ll, entorno):\n    return FUNCIONES[ll['name']](entorno, **ll['input'])\n\n"

@@ -1,9 +1,14 @@
 """Los contratos de SPEC.md, sobre la biblioteca de verdad."""
 
 import copy
+import importlib
+import pkgutil
+import re
+from pathlib import Path
 
 import pytest
 
+import harness
 from harness import (ENTORNO, FUNCIONES, HERRAMIENTAS, FueraDelGuion, ModeloGuionizado, añadir, bucle,
                      buscar, error, escribir, guion_de, incumple, leer, listar, llamada, muestra, resultado,
                      texto, una_y_dos)
@@ -274,10 +279,17 @@ def test_una_y_dos_no_toca_el_entorno_original():
 # La biblioteca
 
 def test_la_libreria_no_define_ejecutar():
-    import harness.bloques, harness.bucle, harness.entorno, harness.guionizado, harness.idempotencia
-    for modulo in (harness, harness.bloques, harness.bucle, harness.entorno, harness.guionizado,
-                   harness.idempotencia, harness.salmorejo, harness.mostrar):
-        assert not hasattr(modulo, "ejecutar")
+    modulos = [harness] + [importlib.import_module(m.name) for m in pkgutil.walk_packages(harness.__path__, "harness.")]
+    assert {"harness.aula.widgets", "harness.revision.clausulas"} <= {m.__name__ for m in modulos}
+    for modulo in modulos:
+        assert not hasattr(modulo, "ejecutar"), modulo.__name__
+
+
+def test_el_nucleo_de_la_leccion_no_importa_sus_instrumentos():
+    # Lo que se lee (harness/*.py) no depende de aula/ ni de revision/, que no hace falta leer.
+    for fichero in Path(harness.__file__).parent.glob("*.py"):
+        texto = fichero.read_text(encoding="utf-8")
+        assert not re.search(r"^\s*(from|import) (\.|harness\.)(aula|revision)", texto, re.M), fichero.name
 
 
 @pytest.mark.usefixtures("procesos")

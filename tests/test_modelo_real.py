@@ -1,4 +1,4 @@
-"""Un modelo de verdad (harness.ModeloClaude) por el SDK oficial, contra una API de Mensajes de mentira en 127.0.0.1.
+"""Un modelo de verdad (harness.aula.ModeloClaude) por el SDK oficial, contra una API de Mensajes de mentira en 127.0.0.1.
 
 El SDK es el de verdad (`anthropic`), con sus reintentos y sus errores; lo de mentira es solo la
 API (tests/api_local.py), que contesta lo que dice su plan y apunta lo que le llega. Además: la orden
@@ -25,9 +25,8 @@ from api_local import ApiLocal, fallo, mensaje
 from course import CUADERNO, RAIZ, TAREA, grabaciones
 from course.entregas import escribir_entrega, soluciones
 from cursos import MAXIMO
-from harness import (ENTORNO, HERRAMIENTAS, ModeloClaude, ModeloGuionizado, bucle, error, guion_de, guion_desde,
-                     llamada, resultado, texto)
-from harness.claude import REINTENTOS, RespuestaCortada, SinRespuesta, que_falta
+from harness import ENTORNO, HERRAMIENTAS, ModeloGuionizado, bucle, error, guion_de, llamada, resultado, texto
+from harness.aula.claude import REINTENTOS, ModeloClaude, RespuestaCortada, SinRespuesta, guion_desde, que_falta
 from harness.revision import NoCumple, conversaciones
 from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
 from referencia import ejecutar_a_medias, ejecutar_correcto
@@ -216,10 +215,10 @@ def test_cualquier_conversacion_grabada_se_reproduce_igual(api, turnos, peticion
 def test_harness_se_importa_sin_anthropic():
     """Como en Pyodide: sin el paquete anthropic, harness se importa igual; solo falla crear un ModeloClaude."""
     codigo = ("import sys\nsys.modules['anthropic'] = None  # así `import anthropic` lanza ImportError\n"
-              "import harness, harness.widgets, harness.revision\n"
-              "from harness.claude import que_falta\n"
+              "import harness, harness.aula, harness.revision\n"
+              "from harness.aula import que_falta\n"
               "print(que_falta())\n"
-              "try:\n    harness.ModeloClaude('x')\nexcept ImportError:\n    print('sin SDK')\n")
+              "try:\n    harness.aula.ModeloClaude('x')\nexcept ImportError:\n    print('sin SDK')\n")
     hecho = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, timeout=60,
                            env=dict(os.environ, ANTHROPIC_API_KEY=CLAVE))
     assert hecho.returncode == 0, hecho.stderr
@@ -389,7 +388,7 @@ def test_con_clave_la_seccion_espera_al_boton(api, tmp_path):
 
 
 def test_el_boton_llama_solo_al_pulsarlo():
-    from harness.widgets import al_pulsar
+    from harness.aula import al_pulsar
 
     pedidas = []
     sin_caja, con_caja = al_pulsar("Uno", lambda: pedidas.append("uno")), al_pulsar("Dos", pedidas.append, peticion="hola")

@@ -22,7 +22,7 @@ from course import informe
 from course.cuestionario import IMPORTA, PREGUNTAS, respuestas_del_cuaderno
 from course.entregas import escribir_entrega, soluciones
 from cursos import nbgrader
-from harness.cuestionario import RESPUESTA_MIME
+from harness.aula.cuestionario import RESPUESTA_MIME
 
 BUENAS = soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))
 MALAS = {"respuesta-1": 'respuesta_1 = "a"', "respuesta-2": 'respuesta_2 = "d"',
@@ -95,7 +95,7 @@ def test_la_release_es_valida_y_lleva_el_cuestionario_del_modo(curso):
     else:
         assert preguntas == [] and len(widgets) == len(PREGUNTAS)
         assert all(c.metadata["jupyter"]["source_hidden"] for c in widgets)
-        assert importa == IMPORTA["formativo"] == "from harness.cuestionario import pregunta"
+        assert importa == IMPORTA["formativo"] == "from harness.aula.cuestionario import pregunta"
 
 
 def test_la_clave_solo_la_ve_el_estudiante_en_modo_formativo(curso):

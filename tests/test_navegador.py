@@ -41,7 +41,7 @@ RESPUESTAS = ["respuesta-1", "respuesta-2", "respuesta-3", "respuesta-4", "ejecu
 FALLAN_SIN_CONTESTAR = ["pregunta-1", "pregunta-2", "pregunta-3", "pregunta-4", "ejecutar-salmorejo",
                         "ejecutar-excepciones"]
 # El primer ejercicio, hecho: la contestación del turno 2 escrita con error y resultado.
-EJERCICIO_1 = ("from harness.ejercicios import comprobar_contestacion\n\n"
+EJERCICIO_1 = ("from harness.aula import comprobar_contestacion\n\n"
                "tras_el_turno_2 = [\n"
                "    error(\"t2\", \"no existe el fichero 'recetas/salmorejo.txt'\"),\n"
                "    resultado(\"t3\", leer(ENTORNO, \"lista.txt\")),\n"
@@ -252,7 +252,7 @@ def comprobar_lo_comprobado(cuaderno):
 
 
 def comprobar_widgets(pagina, curso, ruta):
-    """Explorador y visor de harness.widgets, si el cuaderno los usa (el cuaderno ya ejecutado entero)."""
+    """Explorador y visor de harness.aula.widgets, si el cuaderno los usa (el cuaderno ya ejecutado entero)."""
     explorador, visor = que_widgets_usa(curso, ruta)
     if explorador:
         comprobar_explorador(pagina)
@@ -264,7 +264,7 @@ def comprobar_widgets(pagina, curso, ruta):
         nv.guardar(pagina)
         nv.esperar_en_disco(lambda: comprobar_lo_comprobado(curso / ruta))
     if not (explorador or visor):
-        print(f"{ruta} aún no usa el explorador ni el visor de harness.widgets: sin pasos de widgets")
+        print(f"{ruta} aún no usa el explorador ni el visor de harness.aula.widgets: sin pasos de widgets")
     return explorador, visor
 
 
@@ -321,7 +321,7 @@ def test_maquinaria_con_una_leccion_de_juguete(pagina, servidor, curso):
     """Los mismos pasos sobre un cuaderno pequeño hecho aquí, con la forma de la lección.
 
     Prueba la maquinaria (servidor, navegador, Run All, Validate, escribir en celdas, y los dos
-    widgets si existe harness/widgets.py) sin depender del cuaderno de la lección. Si la lección
+    widgets si existe harness/aula/widgets.py) sin depender del cuaderno de la lección. Si la lección
     está publicada, su prueba ya cubre todo esto y esta se salta, salvo con NAVEGADOR_JUGUETE=1
     (útil para saber si un fallo es de la maquinaria o del cuaderno).
     """

@@ -9,7 +9,7 @@ import pytest
 from nbclient import NotebookClient
 
 from course import CUADERNO, RAIZ, TAREA
-from harness.diagnosticos import EQUIVOCACION
+from harness.revision.diagnosticos import EQUIVOCACION
 from harness.revision import CLAUSULAS, DE_LOS_FALLOS, DIAGNOSTICOS, PRUEBAS, REGLA, revisar
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"

@@ -10,10 +10,11 @@ import pytest
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
-from harness import ENTORNO, FUNCIONES, añadir, añadir_y_fallar, bucle, resultado, una_y_dos
-from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
+from harness import ENTORNO, FUNCIONES, añadir, añadir_y_fallar, bucle, problemas, resultado, una_y_dos
+from harness.aula import explorador, visor
+from harness.aula.widgets import LECCION
 from harness.guionizado import ModeloGuionizado, guion_de
-from harness.widgets import LECCION, explorador, problemas, visor
+from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
 from referencia import ejecutar_correcto
 
 VISTA = "application/vnd.jupyter.widget-view+json"
@@ -205,18 +206,19 @@ def test_cada_widget_lleva_su_vista_y_sus_copias_en_html_y_en_texto():
 
 
 @pytest.mark.usefixtures("procesos")
-def test_importar_los_widgets_no_trae_ipywidgets_hasta_que_se_construyen():
-    codigo = ("import sys, harness.widgets; print('ipywidgets' in sys.modules); "
-              "harness.widgets.explorador(); print('ipywidgets' in sys.modules)")
+def test_importar_los_widgets_no_trae_ipywidgets_hasta_que_se_construyen_ni_el_cuestionario():
+    # El cuestionario instala su pista al importarse: harness.aula no lo importa.
+    codigo = ("import sys, harness.aula; print('ipywidgets' in sys.modules, 'harness.aula.cuestionario' in sys.modules); "
+              "harness.aula.explorador(); print('ipywidgets' in sys.modules)")
     salida = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True)
-    assert salida.stdout.split() == ["False", "True"]
+    assert salida.stdout.split() == ["False", "False", "True"]
 
 
 @pytest.mark.usefixtures("procesos")
 def test_nbconvert_enseña_las_copias_de_un_cuaderno_ejecutado_con_un_nucleo_de_verdad():
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c) for c in [
-        "from harness.salmorejo import INICIO, RESPUESTAS, VISTO\nfrom harness.widgets import explorador, visor",
+        "from harness.aula import explorador, visor\nfrom harness.salmorejo import INICIO, RESPUESTAS, VISTO",
         "e = explorador()\ne.herramienta.value = 'añadir'\ne",
         "visor(INICIO + [('asistente', RESPUESTAS[0]), ('usuario', VISTO[0])], 'El primer turno')",
     ]]

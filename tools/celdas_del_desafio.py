@@ -27,7 +27,7 @@ def oculta(nombre, comentario):
 # antes de la parte oculta, está en COMENTARIOS.
 VISIBLES = {
     "ejecutar-salmorejo": '''
-from harness.ejercicios import en_prueba
+from harness.aula import en_prueba
 
 modelo_de_prueba = ModeloGuionizado(guion_de(INICIO, RESPUESTAS, VISTO))
 entorno_de_prueba = dict(ENTORNO)
@@ -37,7 +37,7 @@ assert texto_final == FINAL, "El último turno debería decir %r y dice %r." % (
 assert entorno_de_prueba == ENTORNO, "La conversación del salmorejo no debe cambiar ningún fichero."
 print("✔ La conversación del salmorejo llega al final con tu ejecutar, y los ficheros siguen igual.")''',
     "ejecutar-excepciones": '''
-from harness.ejercicios import NoPasa, en_prueba
+from harness.aula import NoPasa, en_prueba
 
 
 class DiscoQueFalla(dict):

@@ -27,12 +27,11 @@ Esta sección no cuenta para la nota y no se ejecuta sola: ni con «Ejecutar tod
 
 PREPARACION = """\
 # Solo prepara el botón: la conversación empieza al pulsarlo. conversar(peticion, ejecutar), en
-# harness/claude.py, pasa la petición por el bucle con tu ejecutar y enseña la conversación en el visor.
+# harness/aula/claude.py, pasa la petición por el bucle con tu ejecutar y enseña la conversación en el visor.
 from IPython.display import display
 
-from harness.claude import conversar, que_falta
+from harness.aula import al_pulsar, conversar, que_falta
 from harness.salmorejo import INICIO
-from harness.widgets import al_pulsar
 
 falta = que_falta()
 if falta:

@@ -106,7 +106,7 @@ def main():
     sys.setrecursionlimit(limites.RECURSION_EN_LA_JAULA)
     espacio = None
     import harness.salmorejo  # noqa: F401 (cargado ya, el tope de la carga de una respuesta es solo para ella)
-    from harness.vigilancia import origen, vigilar
+    from harness.revision.vigilancia import origen, vigilar
     vigilar([], _corre)  # para toda la vida de la jaula: el código del estudiante ve ya las herramientas vigiladas
     canal.enviar({"listo": True})
     while True:

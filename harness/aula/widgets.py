@@ -2,55 +2,16 @@
 
 Cada uno se ve de dos maneras: con núcleo, como widget; sin él (en el HTML de nbconvert o de
 nbgrader), como una copia en HTML con los estilos dentro y sin JavaScript. ipywidgets se importa al
-construir cada widget, no al importar el módulo: `problemas` y las copias no necesitan Jupyter.
+construir cada widget, no al importar el módulo: las copias no necesitan Jupyter. Los estilos y el
+HTML que comparten con el cuestionario están en mostrar.py.
 """
 
-import html
 import inspect
 
-from .bloques import muestra
-from .entorno import ENTORNO, FUNCIONES, HERRAMIENTAS
-from .idempotencia import añadir, añadir_y_fallar, una_y_dos
-
-# Los colores del tema de JupyterLab, con los del tema claro por si no existen (fuera de JupyterLab),
-# y resaltados semitransparentes, que se leen igual sobre fondo claro y sobre fondo oscuro.
-_CAJA = ("font-family: var(--jp-ui-font-family, sans-serif); font-size: 13px; line-height: 1.45; "
-         "color: var(--jp-ui-font-color1, #212121)")
-_CELDA = "border: 1px solid var(--jp-border-color2, #e0e0e0); padding: 3px 8px; text-align: left; vertical-align: top"
-_CABEZA = _CELDA + "; background: var(--jp-layout-color2, #eeeeee)"
-_CODIGO = "font-family: var(--jp-code-font-family, monospace); white-space: pre-wrap"
-_CAMBIADO = "rgba(255, 193, 7, 0.3)"    # ámbar: el fichero ya no es el de ENTORNO
-_DISTINTO = "rgba(244, 67, 54, 0.25)"   # rojo: una y dos ejecuciones no lo dejan igual
-_AVISO = "background: rgba(244, 67, 54, 0.15); border-left: 4px solid #e53935; padding: 4px 8px; margin: 4px 0"
-_BIEN = "background: rgba(76, 175, 80, 0.15); border-left: 4px solid #43a047; padding: 4px 8px; margin: 4px 0"
-
-
-def _e(s):
-    """El texto `s`, listo para ir dentro de HTML."""
-    return html.escape(str(s), quote=False)
-
-
-def _codigo(s):
-    return '<span style="%s">%s</span>' % (_CODIGO, _e(s))
-
-
-def _tabla(titulos, filas):
-    """Una tabla HTML; cada fila es una lista de celdas (contenido en HTML, fondo o None)."""
-    cabeza = "".join('<th style="%s">%s</th>' % (_CABEZA, t) for t in titulos)
-    cuerpo = "".join("<tr>%s</tr>" % "".join('<td style="%s; background: %s">%s</td>' % (_CELDA, fondo or "none", c)
-                                             for c, fondo in fila) for fila in filas)
-    return '<table style="border-collapse: collapse; margin: 6px 0"><tr>%s</tr>%s</table>' % (cabeza, cuerpo)
-
-
-class _ConCopia:
-    """Un widget (`self.caja`) que lleva también su copia en HTML y en texto."""
-
-    def _repr_mimebundle_(self, **kwargs):
-        # Las tres formas van en la misma salida: JupyterLab con núcleo dibuja el widget, y nbconvert,
-        # si el cuaderno no ha guardado el estado de los widgets, se queda con text/html.
-        datos = self.caja._repr_mimebundle_(**kwargs)
-        datos.update({"text/html": self.html(), "text/plain": self.texto()})
-        return datos
+from ..bloques import _bloques, _es, muestra, problemas, roturas
+from ..entorno import ENTORNO, FUNCIONES, HERRAMIENTAS
+from ..idempotencia import añadir, añadir_y_fallar, una_y_dos
+from .mostrar import AVISO, BIEN, CAJA, CAMBIADO, DISTINTO, ConCopia, en_codigo, escapar, tabla
 
 
 # El explorador de idempotencia
@@ -111,30 +72,30 @@ def _fallos(nombre, una, dos, dichos):
 def _resultado_html(nombre, argumentos):
     """Lo que deja una llamada: el veredicto, lo que lanzó si lanzó algo y los dos entornos lado a lado."""
     una, dos, dichos = _una_y_dos(nombre, argumentos)
-    partes = ['<div style="margin: 4px 0">Llamada: %s</div>' % _codigo(_firma(nombre, argumentos)),
-              '<div style="%s"><b>%s</b></div>' % (_BIEN if una == dos else _AVISO, _e(_veredicto(una, dos)))]
-    partes += ['<div style="%s">%s</div>' % (_AVISO, _e(f)) for f in _fallos(nombre, una, dos, dichos)]
+    partes = ['<div style="margin: 4px 0">Llamada: %s</div>' % en_codigo(_firma(nombre, argumentos)),
+              '<div style="%s"><b>%s</b></div>' % (BIEN if una == dos else AVISO, escapar(_veredicto(una, dos)))]
+    partes += ['<div style="%s">%s</div>' % (AVISO, escapar(f)) for f in _fallos(nombre, una, dos, dichos)]
     if not isinstance(dichos[0], Exception):
-        partes.append('<div style="margin: 4px 0">La primera ejecución devolvió: %s</div>' % _codigo(repr(dichos[0])))
+        partes.append('<div style="margin: 4px 0">La primera ejecución devolvió: %s</div>' % en_codigo(repr(dichos[0])))
     filas = []
     for ruta in sorted(ENTORNO.keys() | una.keys() | dos.keys()):
-        fila = [(_codigo(ruta), None)]
+        fila = [(en_codigo(ruta), None)]
         for entorno in (una, dos):
             if una.get(ruta) != dos.get(ruta):
-                fondo = _DISTINTO
+                fondo = DISTINTO
             elif entorno.get(ruta) != ENTORNO.get(ruta):
-                fondo = _CAMBIADO
+                fondo = CAMBIADO
             else:
                 fondo = None
-            fila.append((_codigo(entorno[ruta]) if ruta in entorno else "<i>no existe</i>", fondo))
+            fila.append((en_codigo(entorno[ruta]) if ruta in entorno else "<i>no existe</i>", fondo))
         filas.append(fila)
-    partes.append(_tabla(("Fichero", "Tras una", "Tras dos"), filas))
+    partes.append(tabla(("Fichero", "Tras una", "Tras dos"), filas))
     partes.append('<div style="font-size: 12px">Resaltado: <span style="background: %s">distinto de ENTORNO</span> · '
-                  '<span style="background: %s">distinto entre una y dos</span></div>' % (_CAMBIADO, _DISTINTO))
+                  '<span style="background: %s">distinto entre una y dos</span></div>' % (CAMBIADO, DISTINTO))
     return "".join(partes)
 
 
-class _Explorador(_ConCopia):
+class _Explorador(ConCopia):
     """El explorador: se elige una herramienta y sus argumentos, y se compara una ejecución con dos."""
 
     def __init__(self):
@@ -172,7 +133,7 @@ class _Explorador(_ConCopia):
         self.salida.value = _resultado_html(*self.llamada)
 
     def html(self):
-        return '<div style="%s">%s</div>' % (_CAJA, self.salida.value)
+        return '<div style="%s">%s</div>' % (CAJA, self.salida.value)
 
     def texto(self):
         una, dos, _ = _una_y_dos(*self.llamada)
@@ -192,46 +153,6 @@ _ROLES = {"sistema": ("Sistema", "var(--jp-border-color1, #bdbdbd)", "rgba(158, 
           "asistente": ("Asistente", "#43a047", "rgba(67, 160, 71, 0.10)")}
 
 
-def _bloques(M, i):
-    """Los bloques del mensaje i de M; ninguno si el mensaje es un texto o si no existe."""
-    contenido = M[i][1] if 0 <= i < len(M) else ""
-    return contenido if isinstance(contenido, list) else []
-
-
-def _es(bloque, tipo):
-    return isinstance(bloque, dict) and bloque.get("type") == tipo
-
-
-def _roturas(M):
-    """Lo que rompe la conversación, como (mensaje, bloque, qué pasa), con índices desde 0."""
-    roturas, pedidas = [], set()
-    for i in range(len(M)):
-        del_turno = [b.get("id") for b in _bloques(M, i - 1) if _es(b, "tool_use")]
-        contestadas = [b.get("tool_use_id") for b in _bloques(M, i + 1) if _es(b, "tool_result")]
-        vistas = []
-        for j, b in enumerate(_bloques(M, i)):
-            if _es(b, "tool_use"):
-                pedidas.add(b.get("id"))
-                if b.get("id") not in contestadas:
-                    roturas.append((i, j, "la llamada %s (%s) se ha quedado sin observación"
-                                    % (b.get("id"), b.get("name"))))
-            elif _es(b, "tool_result"):
-                id = b.get("tool_use_id")
-                if id in vistas:
-                    roturas.append((i, j, "la llamada %s tiene más de una observación" % id))
-                elif id not in del_turno:
-                    de_antes = " (%s es de un turno de antes)" % id if id in pedidas else ""
-                    roturas.append((i, j, "la observación de %s no contesta a ninguna llamada del turno "
-                                    "anterior%s" % (id, de_antes)))
-                vistas.append(id)
-    return roturas
-
-
-def problemas(M):
-    """Lo que rompe la conversación M, en frases; [] si cada llamada tiene su observación y al revés."""
-    return ["mensaje %d: %s" % (i + 1, que) for i, _, que in _roturas(M)]
-
-
 def _pasos(M):
     """Los mensajes de cada paso, por su índice: el inicio, y luego cada turno del asistente con su respuesta."""
     pasos = [[]]
@@ -245,48 +166,48 @@ def _pasos(M):
 def _bloque_html(b, llamadas, avisos):
     """Un bloque; una observación dice a qué llamada contesta, y la de un error se ve en rojo."""
     if _es(b, "text"):
-        cuerpo = "<div>%s</div>" % _e(b.get("text"))
+        cuerpo = "<div>%s</div>" % escapar(b.get("text"))
     elif _es(b, "tool_use"):
-        cuerpo = "<div>llamada %s</div>" % _codigo(muestra(b))
+        cuerpo = "<div>llamada %s</div>" % en_codigo(muestra(b))
     elif _es(b, "tool_result"):
         error, llamada = b.get("is_error") is True, llamadas.get(b.get("tool_use_id"))
         cuerpo = '<div style="%s">observación de <b>%s</b>%s, que contesta a %s<div>%s</div></div>' % (
-            _AVISO if error else "", _e(b.get("tool_use_id")), " · <b>error</b>" if error else "",
-            _codigo(muestra(llamada)) if llamada else "<i>ninguna llamada</i>", _codigo(b.get("content")))
+            AVISO if error else "", escapar(b.get("tool_use_id")), " · <b>error</b>" if error else "",
+            en_codigo(muestra(llamada)) if llamada else "<i>ninguna llamada</i>", en_codigo(b.get("content")))
     else:
-        cuerpo = "<div>%s</div>" % _codigo(muestra(b))
-    return cuerpo + "".join('<div style="%s">⚠ %s</div>' % (_AVISO, _e(a)) for a in avisos)
+        cuerpo = "<div>%s</div>" % en_codigo(muestra(b))
+    return cuerpo + "".join('<div style="%s">⚠ %s</div>' % (AVISO, escapar(a)) for a in avisos)
 
 
 def _mensajes_html(M, indices):
     """Una tarjeta por mensaje, con su rol, sus bloques y un aviso en cada cosa rota."""
     llamadas = {b.get("id"): b for i in range(len(M)) for b in _bloques(M, i) if _es(b, "tool_use")}
-    roturas = _roturas(M)
+    rotas = roturas(M)
     tarjetas = []
     for i in indices:
         rol, contenido = M[i]
         nombre, borde, fondo = _ROLES.get(rol, (rol, "#9e9e9e", "none"))
         if isinstance(contenido, str):
-            cuerpo = "<div>%s</div>" % _e(contenido)
+            cuerpo = "<div>%s</div>" % escapar(contenido)
         else:
-            cuerpo = "".join(_bloque_html(b, llamadas, [que for m, k, que in roturas if (m, k) == (i, j)])
+            cuerpo = "".join(_bloque_html(b, llamadas, [que for m, k, que in rotas if (m, k) == (i, j)])
                              for j, b in enumerate(_bloques(M, i)))
         tarjetas.append('<div style="border-left: 4px solid %s; background: %s; padding: 4px 8px; margin: 6px 0">'
                         '<div style="font-size: 11px; opacity: 0.8">%s · mensaje %d</div>%s</div>'
-                        % (borde, fondo, _e(nombre), i + 1, cuerpo))
+                        % (borde, fondo, escapar(nombre), i + 1, cuerpo))
     return "".join(tarjetas)
 
 
 def _cabecera_html(M, titulo):
     lista = problemas(M)
     if lista:
-        estado = '<div style="%s"><b>⚠ Conversación rota</b>: %s</div>' % (_AVISO, "; ".join(_e(p) for p in lista))
+        estado = '<div style="%s"><b>⚠ Conversación rota</b>: %s</div>' % (AVISO, "; ".join(escapar(p) for p in lista))
     else:
-        estado = '<div style="%s">Conversación sin roturas: cada llamada tiene su observación.</div>' % _BIEN
-    return ('<div style="font-weight: bold">%s</div>' % _e(titulo) if titulo else "") + estado
+        estado = '<div style="%s">Conversación sin roturas: cada llamada tiene su observación.</div>' % BIEN
+    return ('<div style="font-weight: bold">%s</div>' % escapar(titulo) if titulo else "") + estado
 
 
-class _Visor(_ConCopia):
+class _Visor(ConCopia):
     """El visor: recorre la conversación turno a turno, o la enseña entera."""
 
     def __init__(self, M, titulo):
@@ -316,7 +237,7 @@ class _Visor(_ConCopia):
         self.contenido.value = _mensajes_html(self.M, range(len(self.M)) if todo else self.pasos[k])
 
     def html(self):
-        return '<div style="%s">%s%s</div>' % (_CAJA, self.cabecera.value, _mensajes_html(self.M, range(len(self.M))))
+        return '<div style="%s">%s%s</div>' % (CAJA, self.cabecera.value, _mensajes_html(self.M, range(len(self.M))))
 
     def texto(self):
         return "\n".join(([self.titulo] if self.titulo else []) + [muestra(m) for m in self.M]
@@ -330,7 +251,7 @@ def visor(M, titulo=None):
 
 # Un botón para lo que no debe correr solo: ni con «Ejecutar todas las celdas», ni al validar, ni al corregir
 
-class _AlPulsar(_ConCopia):
+class _AlPulsar(ConCopia):
     """Un botón (y, si se pide, una caja de texto) que llama a `accion` solo cuando alguien lo pulsa."""
 
     def __init__(self, descripcion, accion, peticion):
@@ -354,7 +275,7 @@ class _AlPulsar(_ConCopia):
 
     def html(self):
         return '<div style="%s">[botón «%s»: funciona con el cuaderno abierto en JupyterLab]</div>' % (
-            _CAJA, _e(self.descripcion))
+            CAJA, escapar(self.descripcion))
 
     def texto(self):
         return "[botón «%s»]" % self.descripcion

@@ -1,24 +1,19 @@
-"""La lista de comprobación de `ejecutar` y las reglas de su nota.
+"""Las cláusulas del contrato de `ejecutar`, una función cada una.
 
-Cada cláusula del contrato es una función que prueba `ejecutar` con unos casos y, si no se cumple,
-lanza `NoCumple` con lo que ha pasado y el nombre de la equivocación (diagnosticos.py). `repasar`
-las pasa todas, `reglas` decide con lo que han dado cuáles puntúan, y `revisar(ejecutar)` imprime
-una línea ✔ o ✘ por cada una. Al corregir se usan estas mismas funciones, y las mismas reglas, con
-otros casos y otras conversaciones que no están aquí. Cuántas veces corre cada herramienta lo
-cuenta vigilancia.py.
+Cada cláusula prueba `ejecutar` con unos casos y, si no se cumple, lanza `NoCumple` con lo que ha
+pasado y el nombre de la equivocación (diagnosticos.py). Cuántas veces corre cada herramienta, y en
+qué entorno, lo cuenta vigilancia.py. Qué puntúa de lo que dan lo deciden las reglas (reglas.py).
 """
 
 import contextlib
 import re
-from typing import NamedTuple
 
-from .bloques import error, llamada, muestra, resultado, texto
-from .bucle import bucle
-from .diagnosticos import DIAGNOSTICOS, NoCumple
-from .entorno import ENTORNO, incumple
-from .guionizado import FueraDelGuion, ModeloGuionizado, guion_de
-from .salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
-from .vigilancia import REALES, SEGUNDOS, Espia, probar
+from ..bloques import error, muestra, resultado
+from ..bucle import bucle
+from ..entorno import ENTORNO, incumple
+from ..guionizado import FueraDelGuion, ModeloGuionizado, guion_de
+from .diagnosticos import NoCumple
+from .vigilancia import REALES, Espia
 
 
 # Lo que haría una herramienta de verdad con una llamada, para saber qué observación se espera.
@@ -324,8 +319,6 @@ CLAUSULAS = {"contesta": contesta, "avisa": avisa, "salmorejo": salmorejo, "esqu
              "resultados": resultados, "escrituras": escrituras, "guiones": guiones}
 PRUEBAS = [n for n in CLAUSULAS if n not in ("contesta", "avisa")]
 CONVERSACIONES = ("salmorejo", "guiones")
-DE_LOS_FALLOS = ("salmorejo", "esquema", "excepciones", "una-vez", "sin-arreglos", "guiones")
-SIN_RESPUESTA = ("sin-empezar", "no-carga")
 # La regla del contrato (la sección «El contrato de `ejecutar`» de la lección) que mira cada cláusula.
 # Las conversaciones las miran todas a la vez.
 REGLA = {"contesta": "Regla 1", "avisa": "Reglas 2 y 3", "salmorejo": "Conversación entera", "esquema": "Regla 2",
@@ -341,168 +334,3 @@ SOBRE = {
     "resultados": lambda ll, entorno: incumple(ll) is None and _lo_que_da(ll, entorno)[0],
     "escrituras": lambda ll, entorno: incumple(ll) is None,
 }
-
-
-def _pasa(clausula, *argumentos):
-    try:
-        return clausula(*argumentos)
-    except NoCumple as e:
-        return e
-
-
-def _sin_la_idea(hechas):
-    """Si una clase de fallo nunca vuelve como error (y no es que no se haya podido probar)."""
-    return getattr(hechas.get("avisa"), "diagnostico", None) == "nunca-avisa"
-
-
-def _paga_en_su_casa(hecha, nombre):
-    return isinstance(hecha, NoCumple) and hecha.diagnostico and DIAGNOSTICOS[hecha.diagnostico].casa == nombre
-
-
-def repasar(llamar, casos):
-    """Pasa `ejecutar` (a través de `llamar`) por cada cláusula: {cláusula: frase de ✔, o el NoCumple}.
-
-    Sin un tool_result para cada llamada básica (`contesta`) no se mira nada más. Una conversación que
-    falla se vuelve a pasar con las llamadas de las cláusulas que ya fallan por su propia equivocación
-    contestadas como espera su guion: si así llega a su final, lo apunta en `arreglada`.
-    """
-    hechas = {"contesta": _pasa(contesta, llamar, casos["contesta"])}
-    if isinstance(hechas["contesta"], NoCumple):
-        return hechas
-    for nombre in CLAUSULAS:
-        if nombre not in hechas and nombre not in CONVERSACIONES:
-            hechas[nombre] = _pasa(CLAUSULAS[nombre], llamar, casos[nombre])
-    pagan = [n for n, h in hechas.items() if _paga_en_su_casa(h, n)]
-    for nombre in CONVERSACIONES:
-        hecha = _pasa(CLAUSULAS[nombre], llamar, casos[nombre])
-        if isinstance(hecha, NoCumple) and pagan and not _sin_la_idea(hechas):
-            otra_vez = _pasa(CLAUSULAS[nombre], llamar, casos[nombre], pagan)
-            hecha.arreglada = None if isinstance(otra_vez, NoCumple) else pagan
-        hechas[nombre] = hecha
-    return {n: hechas[n] for n in CLAUSULAS if n in hechas}
-
-
-class Veredicto(NamedTuple):
-    puntua: bool
-    texto: str               # la frase de ✔, o por qué no puntúa
-    diagnosticos: list       # los nombres de las equivocaciones por las que no puntúa
-    por: str | None = None   # la cláusula cuyo motivo, dicho una vez, explica este veredicto
-
-
-def reglas(hechas):
-    """Las reglas de la nota, las mismas en `revisar` y al corregir: de lo que ha dado `repasar`, el
-    Veredicto de cada cláusula. (No son las reglas del contrato, numeradas en REGLA: son cómo se puntúa.)
-
-    - La puerta. Sin un tool_result para cada llamada básica, nada puntúa. Sin respuesta (el código de
-      partida, o una celda sin ejecutar) se dice así; si no, se dice qué ha pasado. Una vez, en `contesta`.
-    - La idea de la lección. Si una de las dos clases de fallo nunca vuelve como error que diga qué ha
-      pasado (`avisa`), las cláusulas de los fallos no puntúan.
-    - Una vez, en su casa. Una equivocación resta una vez, en su casa (diagnosticos.py): otra cláusula
-      que falla por ella puntúa. Una conversación puntúa si falla solo por equivocaciones que ya restan
-      en su casa: con sus llamadas arregladas llega a su final.
-    """
-    puerta = hechas["contesta"]
-    if isinstance(puerta, NoCumple):
-        d = puerta.diagnostico
-        texto = ("Sin respuesta no hay puntos en el desafío.\n" if d in SIN_RESPUESTA else
-                 "Tu ejecutar no contesta con un tool_result a todas las llamadas básicas (una que sale bien, una "
-                 "que no cumple su esquema, una cuya herramienta falla): ninguna prueba del desafío puntúa.\n")
-        veredictos = {"contesta": Veredicto(False, texto + str(puerta), [d] if d else [])}
-        for nombre in CLAUSULAS:
-            if nombre != "contesta":
-                veredictos[nombre] = Veredicto(False, _sin_puntos(d), [d] if d else [], "contesta")
-        return veredictos
-    veredictos = {}
-    for nombre, hecha in hechas.items():
-        sin_la_idea = _sin_la_idea(hechas) and nombre in DE_LOS_FALLOS
-        d = hecha.diagnostico if isinstance(hecha, NoCumple) else None
-        if sin_la_idea:
-            veredictos[nombre] = Veredicto(False, _sin_puntos("nunca-avisa") + (
-                "\n" + str(hecha) if isinstance(hecha, NoCumple) else ""), [*([d] if d else []), "nunca-avisa"], "avisa")
-        elif not isinstance(hecha, NoCumple):
-            veredictos[nombre] = Veredicto(True, hecha, [])
-        elif getattr(hecha, "arreglada", None):
-            veredictos[nombre] = Veredicto(True, "Esta conversación falla solo por lo que ya resta en %s: con eso "
-                                           "arreglado llega a su final, así que no cuenta dos veces.\n  (%s)"
-                                           % (_y(["ejecutar-" + c for c in hecha.arreglada]), str(hecha).split("\n")[0]), [])
-        elif d and DIAGNOSTICOS[d].casa not in (None, nombre) and _paga_en_su_casa(hechas.get(DIAGNOSTICOS[d].casa), DIAGNOSTICOS[d].casa):
-            veredictos[nombre] = Veredicto(True, "Falla por «%s», que ya resta en ejecutar-%s: no cuenta dos veces.\n  (%s)"
-                                           % (DIAGNOSTICOS[d].etiqueta, DIAGNOSTICOS[d].casa, str(hecha).split("\n")[0]), [])
-        else:
-            veredictos[nombre] = Veredicto(False, str(hecha), [d] if d else [])
-    return veredictos
-
-
-def _sin_puntos(diagnostico):
-    if not diagnostico:
-        return "Sin puntos: tu ejecutar no contesta a las llamadas básicas."
-    return "Sin puntos, por «%s»." % DIAGNOSTICOS[diagnostico].etiqueta
-
-
-def _y(cosas):
-    return cosas[0] if len(cosas) == 1 else ", ".join(cosas[:-1]) + " y " + cosas[-1]
-
-
-# Los casos de muestra de la lista de comprobación (al corregir se usan otros).
-
-SALMOREJO = [(INICIO, RESPUESTAS, VISTO, 10, ("fin", FINAL), ENTORNO)]
-
-MUESTRA = {
-    "contesta": [llamada("m1", "leer", ruta="notas/cena.txt"), llamada("m2", "leer", ruta="recetas/paella.txt"),
-                 llamada("m3", "leer", ficheros=["lista.txt"])],
-    "avisa": [(llamada("m3", "leer", ficheros=["lista.txt"]), None), (llamada("m4", "abrir", ruta="lista.txt"), None),
-              (llamada("m2", "leer", ruta="recetas/paella.txt"), None),
-              (llamada("m8", "listar", carpeta="recetas/gazpacho.txt"),
-               NotADirectoryError("recetas/gazpacho.txt no es una carpeta"))],
-    "esquema": [llamada("m4", "abrir", ruta="lista.txt"), llamada("m5", "buscar", patron=3),
-                llamada("m6", "listar", carpeta="recetas/", orden="alfabético")],
-    "excepciones": [(llamada("m7", "leer", ruta="recetas/paella.txt"), None),
-                    (llamada("m8", "listar", carpeta="recetas/gazpacho.txt"),
-                     NotADirectoryError("recetas/gazpacho.txt no es una carpeta")),
-                    (llamada("m9", "buscar", patron="sal"), MemoryError())],
-    "una-vez": [(llamada("m10", "leer", ruta="recetas/paella.txt"), None),
-                (llamada("m11", "escribir", ruta="notas/cena.txt", contenido="Somos ocho."), ConnectionError("sin red")),
-                (llamada("m12", "listar", carpeta="notas/"), None)],
-    "sin-arreglos": [llamada("m13", "leer", rutas=["notas/cena.txt"]), llamada("m14", "leer", ruta="recetas/gaspacho.txt"),
-                     llamada("m18", "listar", carpeta="notas")],
-    "resultados": [(llamada("m15", "buscar", patron="paella"), ENTORNO),
-                   (llamada("m16", "leer", ruta="notas/compra.txt"), dict(ENTORNO, **{"notas/compra.txt": "huevos\n\n"}))],
-    "escrituras": [llamada("m17", "escribir", ruta="notas/cena.txt", contenido="Somos ocho.")],
-    "salmorejo": SALMOREJO,
-    "guiones": [([INICIO[0], ("usuario", "¿Qué lleva el gazpacho?")],
-                 [[llamada("g1", "leer", ruta="gazpacho.txt"), llamada("g2", "listar", carpeta="recetas/")],
-                  [texto("Lleva tomates, pepino y pimiento.")]],
-                 [[error("g1", "no existe el fichero 'gazpacho.txt'"),
-                   resultado("g2", "recetas/gazpacho.txt\nrecetas/tortilla.txt")], None],
-                 5, ("fin", "Lleva tomates, pepino y pimiento."), ENTORNO)],
-}
-
-
-def revisar(ejecutar, casos=MUESTRA, segundos=SEGUNDOS):
-    """Prueba `ejecutar` cláusula a cláusula con unos casos de muestra e imprime una línea ✔ o ✘ por cada
-    una, que empieza por la regla del contrato que mira."""
-    veredictos = reglas(repasar(lambda ll, entorno: probar(ejecutar, ll, entorno, segundos), casos))
-    if veredictos["contesta"].diagnosticos == ["sin-empezar"]:  # sin respuesta no hay nada que repasar
-        print("✘ Aún no has escrito tu parte: ejecutar sigue lanzando NotImplementedError. Sustituye la línea "
-              "del raise por tu código, ejecuta esa celda y después esta.")
-        return
-    grupos = {}  # las que no puntúan solo por lo que ya dice otra: una línea para todas
-    for nombre in CLAUSULAS:
-        v = veredictos[nombre]
-        if v.por and v.texto == _sin_puntos((v.diagnosticos or [None])[-1]):
-            grupos.setdefault(v.por, []).append(nombre)
-    for nombre, clausula in CLAUSULAS.items():
-        v = veredictos[nombre]
-        grupo = grupos.get(v.por, [])
-        if nombre in grupo[1:]:
-            continue
-        if nombre in grupo:
-            print("✘ %s: %s Lo explica «%s», arriba." % (_y(grupo), v.texto, v.por))
-        elif v.puntua:
-            print("✔ %s · %s: %s" % (REGLA[nombre], nombre, v.texto.replace("\n", "\n    ")))
-        else:
-            print("✘ %s · %s: %s\n    %s" % (REGLA[nombre], nombre, clausula.__doc__.rstrip("."),
-                                            v.texto.replace("\n", "\n    ")))
-    puntuan = sum(veredictos[n].puntua for n in PRUEBAS)
-    print("\nCon estos casos de muestra puntuarían %d de las %d pruebas del desafío. Al corregir se usan las "
-          "mismas comprobaciones y las mismas reglas, con otros casos y otras conversaciones." % (puntuan, len(PRUEBAS)))

@@ -5,9 +5,10 @@ calificado solo la tiene el corrector del profesor, que usa `interpretar` para l
 igual que la comprobación visible del cuaderno.
 """
 
-import html
 import re
 import traceback
+
+from .mostrar import AVISO, BIEN, CAJA, ConCopia, con_codigo, escapar
 
 LETRAS = ("a", "b", "c", "d")
 # Qué se contesta en cada pregunta: una letra, verdadero o falso, o varias letras.
@@ -94,9 +95,6 @@ _instalar_pista()  # al importar el cuestionario en un cuaderno; fuera de IPytho
 
 # El widget de una pregunta (modo formativo)
 
-_BIEN = "background: rgba(76, 175, 80, 0.15); border-left: 4px solid #43a047; padding: 4px 8px; margin: 4px 0"
-_MAL = "background: rgba(244, 67, 54, 0.15); border-left: 4px solid #e53935; padding: 4px 8px; margin: 4px 0"
-_CAJA = "font-family: var(--jp-ui-font-family, sans-serif); font-size: 13px; line-height: 1.45"
 RESPUESTA_MIME = "application/vnd.curso.respuesta+json"  # la última respuesta comprobada, para informes
 
 
@@ -113,7 +111,7 @@ def veredicto(marcadas, correctas, explicaciones, varias):
     return acierta, lineas
 
 
-class _Pregunta:
+class _Pregunta(ConCopia):
     """Opciones, un botón «Comprobar» y el veredicto al momento, con la explicación de cada opción marcada."""
 
     def __init__(self, numero, opciones, correctas, explicaciones, varias):
@@ -123,7 +121,7 @@ class _Pregunta:
         # La casilla lleva la letra y el texto va al lado, en HTML, para que una opción larga se lea entera.
         self.casillas = {c: w.Checkbox(value=False, indent=False, description=_nombre(c),
                                        layout=w.Layout(width="3.5em", flex="0 0 auto")) for c in opciones}
-        filas = [w.HBox([self.casillas[c], w.HTML(_md(texto))]) for c, texto in opciones.items()]
+        filas = [w.HBox([self.casillas[c], w.HTML(con_codigo(texto))]) for c, texto in opciones.items()]
         for clave, casilla in self.casillas.items():
             casilla.observe(lambda cambio, clave=clave: self._elegir(clave, cambio["new"]), "value")
         self.boton = w.Button(description="Comprobar", button_style="primary")
@@ -144,7 +142,7 @@ class _Pregunta:
         """Enseña el veredicto de lo marcado y lo deja también en la copia que se guarda con el cuaderno."""
         marcadas = [c for c, casilla in self.casillas.items() if casilla.value]
         if not marcadas and not self.varias:
-            self.salida.value = '<div style="%s">Marca una opción antes de comprobar.</div>' % _MAL
+            self.salida.value = '<div style="%s">Marca una opción antes de comprobar.</div>' % AVISO
             return
         self.marcadas = marcadas
         self.salida.value = self._veredicto_html()
@@ -155,35 +153,28 @@ class _Pregunta:
         acierta, lineas = veredicto(self.marcadas, self.correctas, self.explicaciones, self.varias)
         marcadas = ", ".join(_nombre(c).rstrip(")") for c in self.marcadas) or "ninguna"
         return '<div style="%s"><b>%s</b> (has marcado: %s)%s</div>' % (
-            _BIEN if acierta else _MAL, "✔ Correcto." if acierta else "✘ No es correcto.", _e(marcadas),
-            "".join("<div>%s</div>" % _md(l) for l in lineas))
+            BIEN if acierta else AVISO, "✔ Correcto." if acierta else "✘ No es correcto.", escapar(marcadas),
+            "".join("<div>%s</div>" % con_codigo(l) for l in lineas))
 
     def html(self):
         """La copia sin núcleo: las opciones, lo que se marcó y las explicaciones."""
-        opciones = "".join("<li>%s %s</li>" % (_e(_nombre(c)), _md(t)) for c, t in self.opciones.items())
+        opciones = "".join("<li>%s %s</li>" % (escapar(_nombre(c)), con_codigo(t)) for c, t in self.opciones.items())
         if self.marcadas is not None:
             final = self._veredicto_html()
         else:
             final = "<div><i>Sin comprobar.</i> Las explicaciones de cada opción:</div><ul>%s</ul>" % "".join(
-                "<li>%s %s%s</li>" % (_e(_nombre(c)), "<b>(correcta)</b> " if c in self.correctas else "",
-                                      _md(self.explicaciones[c])) for c in self.opciones)
-        return '<div style="%s"><ul>%s</ul>%s</div>' % (_CAJA, opciones, final)
+                "<li>%s %s%s</li>" % (escapar(_nombre(c)), "<b>(correcta)</b> " if c in self.correctas else "",
+                                      con_codigo(self.explicaciones[c])) for c in self.opciones)
+        return '<div style="%s"><ul>%s</ul>%s</div>' % (CAJA, opciones, final)
+
+    def texto(self):
+        return "Pregunta %d del cuestionario" % self.numero
 
     def _repr_mimebundle_(self, **kwargs):
-        datos = self.caja._repr_mimebundle_(**kwargs)
-        datos.update({"text/html": self.html(), "text/plain": "Pregunta %d del cuestionario" % self.numero})
+        datos = super()._repr_mimebundle_(**kwargs)
         if self.marcadas is not None:
             datos[RESPUESTA_MIME] = {"pregunta": self.numero, "respuesta": self.marcadas}
         return datos
-
-
-def _e(s):
-    return html.escape(str(s), quote=False)
-
-
-def _md(s):
-    """El texto en HTML, con lo que va entre `comillas invertidas` como código, igual que en Markdown."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(s))
 
 
 def pregunta(numero, opciones, correctas, explicaciones, varias=False):

@@ -16,9 +16,9 @@ import signal
 import sys
 import traceback
 
-from .bloques import muestra
+from ..bloques import muestra
+from ..entorno import ENTORNO, FUNCIONES
 from .diagnosticos import NoCumple
-from .entorno import ENTORNO, FUNCIONES
 
 SEGUNDOS = 2  # para una llamada (las de la lección tardan milésimas); el corrector usa esta (course/limites.py)
 REALES = dict(FUNCIONES)  # las herramientas de verdad, sin vigilar

@@ -7,10 +7,10 @@ en pocas líneas qué ha pasado, sin la traza por dentro de `bucle`.
 
 import traceback
 
-from .bloques import error, muestra, resultado
-from .entorno import HERRAMIENTAS
-from .guionizado import FueraDelGuion, ModeloGuionizado, guion_de
-from .salmorejo import INICIO, RESPUESTAS, VISTO
+from ..bloques import error, muestra, resultado
+from ..entorno import HERRAMIENTAS
+from ..guionizado import FueraDelGuion, ModeloGuionizado, guion_de
+from ..salmorejo import INICIO, RESPUESTAS, VISTO
 
 
 # Ejercicio 1: el mensaje que contesta a un turno de la conversación del salmorejo

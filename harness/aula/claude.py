@@ -9,10 +9,10 @@ import json
 import os
 import sys
 
-from .bloques import texto
-from .bucle import bucle
-from .entorno import ENTORNO
-from .salmorejo import INICIO
+from ..bloques import texto
+from ..bucle import bucle
+from ..entorno import ENTORNO
+from ..salmorejo import INICIO
 
 MODELO = "claude-haiku-5-5"  # el más rápido y barato de la API; vale cualquier otro que admita herramientas
 TOPE = 8        # turnos como mucho en cada conversación de la lección

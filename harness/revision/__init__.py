@@ -1,0 +1,19 @@
+"""La lista de comprobación de `ejecutar`, la misma en el cuaderno y al corregir. No hace falta leerlo
+para seguir la lección.
+
+- clausulas.py: cada cláusula del contrato, una función que prueba `ejecutar` con unos casos;
+- diagnosticos.py: las equivocaciones que se reconocen, y qué enseña la lección en su lugar;
+- vigilancia.py: qué herramientas corre `ejecutar`, con qué y en qué entorno, con tope de tiempo;
+- reglas.py: `repasar` las pasa todas y `reglas` decide qué puntúa;
+- cuaderno.py: `revisar(ejecutar)`, una línea ✔ o ✘ por cláusula con unos casos de muestra.
+"""
+
+from .clausulas import CLAUSULAS, CONVERSACIONES, PRUEBAS, REGLA, conversaciones
+from .cuaderno import MUESTRA, SALMOREJO, revisar
+from .diagnosticos import DIAGNOSTICOS, EQUIVOCACION, NoCumple
+from .reglas import DE_LOS_FALLOS, Veredicto, reglas, repasar
+from .vigilancia import SEGUNDOS, probar
+
+__all__ = ["revisar", "repasar", "reglas", "Veredicto", "CLAUSULAS", "CONVERSACIONES", "PRUEBAS", "DE_LOS_FALLOS",
+           "REGLA", "MUESTRA", "SALMOREJO", "conversaciones", "DIAGNOSTICOS", "EQUIVOCACION", "NoCumple", "SEGUNDOS",
+           "probar"]

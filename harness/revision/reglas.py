@@ -1,0 +1,110 @@
+"""Las reglas de la nota: de lo que dan las cláusulas, qué puntúa. Las mismas en `revisar` y al corregir."""
+
+from typing import NamedTuple
+
+from .clausulas import CLAUSULAS, CONVERSACIONES
+from .diagnosticos import DIAGNOSTICOS, NoCumple
+
+# Las cláusulas de los fallos: sin la idea de la lección (`avisa`) no puntúan.
+DE_LOS_FALLOS = ("salmorejo", "esquema", "excepciones", "una-vez", "sin-arreglos", "guiones")
+SIN_RESPUESTA = ("sin-empezar", "no-carga")  # los diagnósticos de una respuesta que no hay
+
+
+def _pasa(clausula, *argumentos):
+    try:
+        return clausula(*argumentos)
+    except NoCumple as e:
+        return e
+
+
+def _sin_la_idea(hechas):
+    """Si una clase de fallo nunca vuelve como error (y no es que no se haya podido probar)."""
+    return getattr(hechas.get("avisa"), "diagnostico", None) == "nunca-avisa"
+
+
+def _paga_en_su_casa(hecha, nombre):
+    return isinstance(hecha, NoCumple) and hecha.diagnostico and DIAGNOSTICOS[hecha.diagnostico].casa == nombre
+
+
+def repasar(llamar, casos):
+    """Pasa `ejecutar` (a través de `llamar`) por cada cláusula: {cláusula: frase de ✔, o el NoCumple}.
+
+    Sin un tool_result para cada llamada básica (`contesta`) no se mira nada más. Una conversación que
+    falla se vuelve a pasar con las llamadas de las cláusulas que ya fallan por su propia equivocación
+    contestadas como espera su guion: si así llega a su final, lo apunta en `arreglada`.
+    """
+    hechas = {"contesta": _pasa(CLAUSULAS["contesta"], llamar, casos["contesta"])}
+    if isinstance(hechas["contesta"], NoCumple):
+        return hechas
+    for nombre in CLAUSULAS:
+        if nombre not in hechas and nombre not in CONVERSACIONES:
+            hechas[nombre] = _pasa(CLAUSULAS[nombre], llamar, casos[nombre])
+    pagan = [n for n, h in hechas.items() if _paga_en_su_casa(h, n)]
+    for nombre in CONVERSACIONES:
+        hecha = _pasa(CLAUSULAS[nombre], llamar, casos[nombre])
+        if isinstance(hecha, NoCumple) and pagan and not _sin_la_idea(hechas):
+            otra_vez = _pasa(CLAUSULAS[nombre], llamar, casos[nombre], pagan)
+            hecha.arreglada = None if isinstance(otra_vez, NoCumple) else pagan
+        hechas[nombre] = hecha
+    return {n: hechas[n] for n in CLAUSULAS if n in hechas}
+
+
+class Veredicto(NamedTuple):
+    puntua: bool
+    texto: str               # la frase de ✔, o por qué no puntúa
+    diagnosticos: list       # los nombres de las equivocaciones por las que no puntúa
+    por: str | None = None   # la cláusula cuyo motivo, dicho una vez, explica este veredicto
+
+
+def reglas(hechas):
+    """Las reglas de la nota, las mismas en `revisar` y al corregir: de lo que ha dado `repasar`, el
+    Veredicto de cada cláusula. (No son las reglas del contrato, numeradas en REGLA: son cómo se puntúa.)
+
+    - La puerta. Sin un tool_result para cada llamada básica, nada puntúa. Sin respuesta (el código de
+      partida, o una celda sin ejecutar) se dice así; si no, se dice qué ha pasado. Una vez, en `contesta`.
+    - La idea de la lección. Si una de las dos clases de fallo nunca vuelve como error que diga qué ha
+      pasado (`avisa`), las cláusulas de los fallos no puntúan.
+    - Una vez, en su casa. Una equivocación resta una vez, en su casa (diagnosticos.py): otra cláusula
+      que falla por ella puntúa. Una conversación puntúa si falla solo por equivocaciones que ya restan
+      en su casa: con sus llamadas arregladas llega a su final.
+    """
+    puerta = hechas["contesta"]
+    if isinstance(puerta, NoCumple):
+        d = puerta.diagnostico
+        texto = ("Sin respuesta no hay puntos en el desafío.\n" if d in SIN_RESPUESTA else
+                 "Tu ejecutar no contesta con un tool_result a todas las llamadas básicas (una que sale bien, una "
+                 "que no cumple su esquema, una cuya herramienta falla): ninguna prueba del desafío puntúa.\n")
+        veredictos = {"contesta": Veredicto(False, texto + str(puerta), [d] if d else [])}
+        for nombre in CLAUSULAS:
+            if nombre != "contesta":
+                veredictos[nombre] = Veredicto(False, _sin_puntos(d), [d] if d else [], "contesta")
+        return veredictos
+    veredictos = {}
+    for nombre, hecha in hechas.items():
+        sin_la_idea = _sin_la_idea(hechas) and nombre in DE_LOS_FALLOS
+        d = hecha.diagnostico if isinstance(hecha, NoCumple) else None
+        if sin_la_idea:
+            veredictos[nombre] = Veredicto(False, _sin_puntos("nunca-avisa") + (
+                "\n" + str(hecha) if isinstance(hecha, NoCumple) else ""), [*([d] if d else []), "nunca-avisa"], "avisa")
+        elif not isinstance(hecha, NoCumple):
+            veredictos[nombre] = Veredicto(True, hecha, [])
+        elif getattr(hecha, "arreglada", None):
+            veredictos[nombre] = Veredicto(True, "Esta conversación falla solo por lo que ya resta en %s: con eso "
+                                           "arreglado llega a su final, así que no cuenta dos veces.\n  (%s)"
+                                           % (_y(["ejecutar-" + c for c in hecha.arreglada]), str(hecha).split("\n")[0]), [])
+        elif d and DIAGNOSTICOS[d].casa not in (None, nombre) and _paga_en_su_casa(hechas.get(DIAGNOSTICOS[d].casa), DIAGNOSTICOS[d].casa):
+            veredictos[nombre] = Veredicto(True, "Falla por «%s», que ya resta en ejecutar-%s: no cuenta dos veces.\n  (%s)"
+                                           % (DIAGNOSTICOS[d].etiqueta, DIAGNOSTICOS[d].casa, str(hecha).split("\n")[0]), [])
+        else:
+            veredictos[nombre] = Veredicto(False, str(hecha), [d] if d else [])
+    return veredictos
+
+
+def _sin_puntos(diagnostico):
+    if not diagnostico:
+        return "Sin puntos: tu ejecutar no contesta a las llamadas básicas."
+    return "Sin puntos, por «%s»." % DIAGNOSTICOS[diagnostico].etiqueta
+
+
+def _y(cosas):
+    return cosas[0] if len(cosas) == 1 else ", ".join(cosas[:-1]) + " y " + cosas[-1]
