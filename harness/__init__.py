@@ -16,8 +16,13 @@ from .entorno import ENTORNO, FUNCIONES, HERRAMIENTAS, buscar, escribir, incumpl
 from .guionizado import FueraDelGuion, ModeloGuionizado, guion_de
 from .idempotencia import añadir, añadir_y_fallar, una_y_dos
 
+# El modelo de verdad también se importa desde aquí (harness.ModeloClaude); vive en aula/, con lo que
+# no hace falta leer, y no carga el SDK de anthropic hasta que se crea uno.
+from .aula.claude import ModeloClaude, guion_desde  # noqa: E402
+
 __all__ = [
     "texto", "llamada", "resultado", "error", "muestra", "problemas",
     "ENTORNO", "HERRAMIENTAS", "FUNCIONES", "leer", "listar", "buscar", "escribir", "incumple",
     "ModeloGuionizado", "FueraDelGuion", "guion_de", "bucle", "añadir", "añadir_y_fallar", "una_y_dos",
+    "ModeloClaude", "guion_desde",
 ]

@@ -4,6 +4,8 @@ import copy
 import importlib
 import pkgutil
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -286,10 +288,21 @@ def test_la_libreria_no_define_ejecutar():
 
 
 def test_el_nucleo_de_la_leccion_no_importa_sus_instrumentos():
-    # Lo que se lee (harness/*.py) no depende de aula/ ni de revision/, que no hace falta leer.
+    # Lo que se lee (harness/*.py) no depende de aula/ ni de revision/, que no hace falta leer; solo
+    # __init__.py ofrece el modelo de verdad como harness.ModeloClaude (SPEC.md), sin cargar nada más.
     for fichero in Path(harness.__file__).parent.glob("*.py"):
         texto = fichero.read_text(encoding="utf-8")
+        if fichero.name == "__init__.py":
+            texto = texto.replace("from .aula.claude import ModeloClaude, guion_desde", "")
         assert not re.search(r"^\s*(from|import) (\.|harness\.)(aula|revision)", texto, re.M), fichero.name
+
+
+@pytest.mark.usefixtures("procesos")
+def test_importar_harness_no_carga_ni_widgets_ni_el_sdk():
+    codigo = ("import sys, harness; print(sorted(m for m in sys.modules "
+              "if m.split('.')[0] in ('ipywidgets', 'anthropic', 'IPython') or m.startswith('harness.revision')))")
+    salida = subprocess.run([sys.executable, "-c", codigo], capture_output=True, text=True, check=True).stdout
+    assert salida.strip() == "[]", salida
 
 
 @pytest.mark.usefixtures("procesos")
