@@ -99,7 +99,8 @@ def colocar_cuaderno(carpeta):
         return None
     (carpeta / nombre).write_bytes(datos)
     elegido = next(n for n, _, d in candidatos if d is datos)
-    print("%s: se corrige «%s» como su %s." % (carpeta.parent.name, recoleccion.mostrar(elegido), nombre))
+    print("%s: se corrige «%s» como su %s." % (recoleccion.mostrar(carpeta.parent.name, 200), recoleccion.mostrar(elegido),
+                                                 nombre))
     return elegido
 
 
@@ -230,9 +231,9 @@ def corregir_clase(raiz, tarea=TAREA, trabajos=None, informe=True):
         return Clase(True, {})
     for e in todas:
         if e.apartada:
-            print("%-22s apartada, sin corregir: %s." % (e.estudiante, e.apartada))
+            print("%-22s apartada, sin corregir: %s." % (recoleccion.mostrar(e.estudiante, 200), e.apartada))
         elif e.motivo:
-            print("%-22s no corregido: %s." % (e.estudiante, e.motivo))
+            print("%-22s no corregido: %s." % (recoleccion.mostrar(e.estudiante, 200), e.motivo))
     estudiantes = [e.estudiante for e in todas if not e.apartada and not e.motivo]
     _preparar_gradebook(curso, [e.estudiante for e in todas if not e.apartada])
     print("%d entregas de %s, en %d proceso%s." % (len(estudiantes), tarea, trabajos, "s" * (trabajos != 1)))
@@ -256,7 +257,7 @@ def corregir_clase(raiz, tarea=TAREA, trabajos=None, informe=True):
     fallidas = sorted(e for e, r in resultados.items() if not r.bien)
     if fallidas:
         print("No se han podido corregir del todo: %s. Sus mensajes están en exports/registro.txt; "
-              "las demás entregas están corregidas." % ", ".join(fallidas))
+              "las demás entregas están corregidas." % ", ".join(recoleccion.mostrar(e, 200) for e in fallidas))
     return Clase(not fallidas, resultados)
 
 
