@@ -41,8 +41,8 @@ def referencia():
     """El `ejecutar` de la solución del cuaderno fuente, cargado como lo carga el corrector."""
     import nbformat
 
-    from .aislado.servidor import _espacio  # el espacio de nombres del cuaderno antes de la respuesta
-    return _espacio(soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))["ejecutar"])["ejecutar"]
+    from .aislado.servidor import espacio_de  # el espacio de nombres del cuaderno antes de la respuesta
+    return espacio_de(soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))["ejecutar"])["ejecutar"]
 
 
 def conversacion_oculta(ruta):

@@ -49,16 +49,16 @@ def roturas(M):
     """Lo que rompe esa regla en la conversación M, como (mensaje, bloque, qué pasa), contando desde 0."""
     rotas, pedidas = [], set()
     for i in range(len(M)):
-        del_turno = [b.get("id") for b in _bloques(M, i - 1) if _es(b, "tool_use")]
-        contestadas = [b.get("tool_use_id") for b in _bloques(M, i + 1) if _es(b, "tool_result")]
+        del_turno = [b.get("id") for b in bloques_de(M, i - 1) if es_un(b, "tool_use")]
+        contestadas = [b.get("tool_use_id") for b in bloques_de(M, i + 1) if es_un(b, "tool_result")]
         vistas = []
-        for j, b in enumerate(_bloques(M, i)):
-            if _es(b, "tool_use"):
+        for j, b in enumerate(bloques_de(M, i)):
+            if es_un(b, "tool_use"):
                 pedidas.add(b.get("id"))
                 if b.get("id") not in contestadas:
                     rotas.append((i, j, "la llamada %s (%s) se ha quedado sin observación"
                                   % (b.get("id"), b.get("name"))))
-            elif _es(b, "tool_result"):
+            elif es_un(b, "tool_result"):
                 id = b.get("tool_use_id")
                 if id in vistas:
                     rotas.append((i, j, "la llamada %s tiene más de una observación" % id))
@@ -75,11 +75,11 @@ def problemas(M):
     return ["mensaje %d: %s" % (i + 1, que) for i, _, que in roturas(M)]
 
 
-def _bloques(M, i):
+def bloques_de(M, i):
     """Los bloques del mensaje i de M; ninguno si el mensaje es un texto o si no existe."""
     contenido = M[i][1] if 0 <= i < len(M) else ""
     return contenido if isinstance(contenido, list) else []
 
 
-def _es(bloque, tipo):
+def es_un(bloque, tipo):
     return isinstance(bloque, dict) and bloque.get("type") == tipo

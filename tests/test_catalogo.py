@@ -38,7 +38,7 @@ import psutil
 import pytest
 from nbgrader.api import Gradebook
 
-from course import CUADERNO, RAIZ, TAREA, limites
+from course import CUADERNO, RAIZ, TAREA, gradebook, limites
 from course.entregas import escribir_entrega, soluciones
 from entregas_raras import raras
 from harness.revision.diagnosticos import EQUIVOCACION
@@ -234,7 +234,7 @@ def corregido(publicado, tmp_path_factory, request):
            % (TRABAJOS, len(esperado), segundos, segundos / len(esperado)))
 
     notas, totales = {}, {}
-    with Gradebook("sqlite:///%s" % (curso / "gradebook.db")) as gb:
+    with Gradebook(gradebook(curso)) as gb:
         maximos = {c.name: c.max_score for c in gb.find_notebook(TAREA, TAREA).grade_cells}
         for estudiante in esperado:
             notas[estudiante] = {g.name: g.score for g in gb.find_submission_notebook(TAREA, TAREA, estudiante).grades}
@@ -440,7 +440,7 @@ def test_ninguna_trampa_gana_un_punto(corregido):
 
 def test_las_trampas_no_tocan_el_gradebook_ni_la_red(corregido):
     # Ninguna nota del gradebook la ha puesto nadie a mano, y nadie ha llegado al puerto espía.
-    with Gradebook("sqlite:///%s" % (corregido["curso"] / "gradebook.db")) as gb:
+    with Gradebook(gradebook(corregido["curso"])) as gb:
         for envio in gb.assignment_submissions(TAREA):
             for nota in envio.notebooks[0].grades:
                 assert nota.manual_score is None, (envio.student_id, nota.name, nota.manual_score)

@@ -16,7 +16,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from course import CUADERNO, TAREA, corregir, informe
+from course import CUADERNO, TAREA, corregir, gradebook, informe
 from course.clase import notas as notas_de
 from course.entregas import escribir_entrega, leer_ejemplo
 from cursos import MAXIMO_CALIFICADO as MAXIMO, nbgrader
@@ -70,7 +70,7 @@ def test_mismas_notas_que_nbgrader_secuencial(clase, publicado, tmp_path):
 def test_un_solo_gradebook_sin_escrituras_perdidas(clase):
     raiz, _, _ = clase
     assert [p.name for p in raiz.rglob("gradebook.db")] == ["gradebook.db"]
-    with Gradebook("sqlite:///%s" % (raiz / "gradebook.db")) as gb:
+    with Gradebook(gradebook(raiz)) as gb:
         pruebas = [c.name for c in gb.find_notebook(TAREA, TAREA).grade_cells]
         assert len(pruebas) == 12  # ocho ejecutar-* y cuatro pregunta-*
         for estudiante in CLASE:

@@ -14,7 +14,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 import navegador as nv
-from course import CUADERNO, TAREA, corregir
+from course import CUADERNO, TAREA, corregir, gradebook
 from course.entregas import escribir_entrega, leer_ejemplo
 
 CLASE = ("ana", "carla")
@@ -59,7 +59,7 @@ def _marco(pagina):
 
 def _nota_a_mano(curso, estudiante):
     """(nota a mano, nota automática) de la prueba PRUEBA y la nota total de la entrega, del gradebook."""
-    with Gradebook("sqlite:///%s" % (curso / "gradebook.db")) as gb:
+    with Gradebook(gradebook(curso)) as gb:
         nota = gb.find_grade(PRUEBA, TAREA, TAREA, estudiante)
         return nota.manual_score, nota.auto_score, gb.find_submission(TAREA, estudiante).score
 
@@ -91,7 +91,7 @@ def test_el_profesor_ve_la_clase_y_cambia_una_nota_a_mano(pagina, servidor, curs
     enlaces.first.click()
     marco.wait_for_url("**/formgrader/submissions/**")
     id_entrega = marco.url.rstrip("/").split("/")[-1]
-    with Gradebook("sqlite:///%s" % (curso / "gradebook.db")) as gb:
+    with Gradebook(gradebook(curso)) as gb:
         estudiante = gb.find_submission_notebook_by_id(id_entrega).student.id
     assert estudiante in CLASE
     antes_manual, automatica, antes_total = _nota_a_mano(curso, estudiante)

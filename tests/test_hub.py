@@ -36,7 +36,7 @@ import pytest
 
 import ingles
 import navegador as nv
-from course import CUADERNO, TAREA, hub as curso_hub
+from course import CUADERNO, TAREA, gradebook, hub as curso_hub
 from course.corregir import EJEMPLOS
 from course.entregas import leer_ejemplo
 
@@ -306,7 +306,7 @@ def _notas(hub):
     from nbgrader.api import Gradebook
 
     copia = hub["casas"][PROFESORA] / curso_hub.COPIA
-    with Gradebook(f"sqlite:///{copia / 'gradebook.db'}") as gb:
+    with Gradebook(gradebook(copia)) as gb:
         return {e: (s.score, s.late_submission_penalty) for e in (ANA, CARLA) for s in [gb.find_submission(TAREA, e)]}
 
 

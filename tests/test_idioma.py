@@ -59,6 +59,15 @@ def test_toda_la_interfaz_de_jupyterlab_tiene_espanol():
         repr(i) for _, _, i in sorted(faltan)[:20])
 
 
+def test_la_busqueda_de_cadenas_no_se_queda_vacia():
+    """La prueba de arriba solo vale si se encuentran las cadenas: las del código de la aplicación y las
+    de los esquemas de ajustes, que se eligen con una función no pública de jupyterlab_server."""
+    todas = cadenas.cadenas_de_jupyterlab()
+    assert ("jupyterlab", "menu", "Run") in todas
+    assert ("jupyterlab", "schema", "Cell Toolbar") in todas
+    assert sum(contexto == "schema" for _, contexto, _ in todas) > 100, len(todas)
+
+
 def test_corrige_las_traducciones_cambiadas_de_sitio():
     completar.completar()
     lab = _instalado()

@@ -17,7 +17,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from course import CUADERNO, RAIZ, TAREA
+from course import CUADERNO, RAIZ, TAREA, gradebook
 from course import informe
 from course.cuestionario import IMPORTA, PREGUNTAS, respuestas_del_cuaderno
 from course.entregas import escribir_entrega, soluciones
@@ -48,7 +48,7 @@ def curso(request, publicado, tmp_path_factory):
         hecho = nbgrader(raiz, *orden)
         assert hecho.returncode == 0, hecho.stdout[-3000:] + hecho.stderr[-5000:]
     notas = {}
-    with Gradebook("sqlite:///%s" % (raiz / "gradebook.db")) as gb:
+    with Gradebook(gradebook(raiz)) as gb:
         celdas = {c.name: c.max_score for c in gb.find_notebook(TAREA, TAREA).grade_cells}
         for estudiante in entregas:
             envio = gb.find_submission(TAREA, estudiante)

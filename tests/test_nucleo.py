@@ -32,7 +32,7 @@ import pytest
 from nbformat.v4 import new_code_cell
 from nbgrader.api import Gradebook
 
-from course import CUADERNO, RAIZ, TAREA, limites
+from course import CUADERNO, RAIZ, TAREA, gradebook, limites
 from course.aislado.cliente import en_segundos
 from course.entregas import escribir_entrega, soluciones
 from cursos import copiar_curso, modo_del_cuestionario
@@ -115,7 +115,7 @@ def corregido(procesos, tmp_path_factory):
         procesos = _procesos_con(temporal)
     finally:
         shutil.rmtree(temporal, ignore_errors=True)
-    with Gradebook("sqlite:///%s" % (curso / "gradebook.db")) as gb:
+    with Gradebook(gradebook(curso)) as gb:
         notas = {e: gb.find_submission(TAREA, e).score for e in AÑADIDO_A_LA_RESPUESTA}
         maximo = gb.find_assignment(TAREA).max_score
     autograded = {e: nbformat.read(curso / "autograded" / e / TAREA / CUADERNO, as_version=4) for e in AÑADIDO_A_LA_RESPUESTA}

@@ -90,7 +90,7 @@ def _corre(nombre, argumentos, entorno):
 RESPUESTA = "<tu respuesta>"  # el nombre de fichero del código de la respuesta, en sus trazas
 
 
-def _espacio(codigo, archivo=RESPUESTA):
+def espacio_de(codigo, archivo=RESPUESTA):
     """El espacio de nombres del cuaderno antes de la respuesta, y la respuesta ejecutada en él."""
     espacio = {"__name__": "__main__"}
     exec("from harness import *\nfrom harness.salmorejo import INICIO, RESPUESTAS, VISTO, FINAL", espacio)
@@ -113,11 +113,11 @@ def main():
         orden = canal.recibir()
         try:
             if "cargar" in orden:
-                espacio = _espacio(orden["cargar"])
+                espacio = espacio_de(orden["cargar"])
                 canal.enviar({"hecho": True})
             elif "valor" in orden:
                 nombre = orden["nombre"]
-                valores = _espacio(orden["valor"], "<tu celda %s>" % nombre)  # otra celda: no pisa las líneas de ejecutar
+                valores = espacio_de(orden["valor"], "<tu celda %s>" % nombre)  # otra celda: no pisa las líneas de ejecutar
                 canal.enviar({"devuelve": codificar(valores[nombre])} if nombre in valores else {"falta": nombre})
             elif "llamada" in orden:
                 ejecutar = espacio.get("ejecutar") if espacio else None

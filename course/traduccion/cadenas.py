@@ -52,6 +52,9 @@ def _del_javascript(fichero, dominio):
 
 
 def _del_esquema(fichero):
+    # Qué partes de un esquema se traducen lo decide jupyterlab_server con esta función, que no es
+    # pública: lo único público (translator.translate_schema) devuelve el esquema ya traducido y no
+    # dice qué cadenas ha buscado. Si cambia, tests/test_idioma.py deja de encontrar las cadenas y falla.
     from jupyterlab_server.translation_utils import _prepare_schema_patterns
 
     esquema = json.loads(fichero.read_text(encoding="utf-8"))

@@ -8,7 +8,7 @@ HTML que comparten con el cuestionario están en mostrar.py.
 
 import inspect
 
-from ..bloques import _bloques, _es, muestra, problemas, roturas
+from ..bloques import bloques_de, es_un, muestra, problemas, roturas
 from ..entorno import ENTORNO, FUNCIONES, HERRAMIENTAS
 from ..idempotencia import añadir, añadir_y_fallar, una_y_dos
 from .mostrar import AVISO, BIEN, CAJA, CAMBIADO, DISTINTO, ConCopia, en_codigo, escapar, tabla
@@ -165,11 +165,11 @@ def _pasos(M):
 
 def _bloque_html(b, llamadas, avisos):
     """Un bloque; una observación dice a qué llamada contesta, y la de un error se ve en rojo."""
-    if _es(b, "text"):
+    if es_un(b, "text"):
         cuerpo = "<div>%s</div>" % escapar(b.get("text"))
-    elif _es(b, "tool_use"):
+    elif es_un(b, "tool_use"):
         cuerpo = "<div>llamada %s</div>" % en_codigo(muestra(b))
-    elif _es(b, "tool_result"):
+    elif es_un(b, "tool_result"):
         error, llamada = b.get("is_error") is True, llamadas.get(b.get("tool_use_id"))
         cuerpo = '<div style="%s">observación de <b>%s</b>%s, que contesta a %s<div>%s</div></div>' % (
             AVISO if error else "", escapar(b.get("tool_use_id")), " · <b>error</b>" if error else "",
@@ -181,7 +181,7 @@ def _bloque_html(b, llamadas, avisos):
 
 def _mensajes_html(M, indices):
     """Una tarjeta por mensaje, con su rol, sus bloques y un aviso en cada cosa rota."""
-    llamadas = {b.get("id"): b for i in range(len(M)) for b in _bloques(M, i) if _es(b, "tool_use")}
+    llamadas = {b.get("id"): b for i in range(len(M)) for b in bloques_de(M, i) if es_un(b, "tool_use")}
     rotas = roturas(M)
     tarjetas = []
     for i in indices:
@@ -191,7 +191,7 @@ def _mensajes_html(M, indices):
             cuerpo = "<div>%s</div>" % escapar(contenido)
         else:
             cuerpo = "".join(_bloque_html(b, llamadas, [que for m, k, que in rotas if (m, k) == (i, j)])
-                             for j, b in enumerate(_bloques(M, i)))
+                             for j, b in enumerate(bloques_de(M, i)))
         tarjetas.append('<div style="border-left: 4px solid %s; background: %s; padding: 4px 8px; margin: 6px 0">'
                         '<div style="font-size: 11px; opacity: 0.8">%s · mensaje %d</div>%s</div>'
                         % (borde, fondo, escapar(nombre), i + 1, cuerpo))

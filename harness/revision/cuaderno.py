@@ -8,7 +8,7 @@ from ..bloques import error, llamada, resultado, texto
 from ..entorno import ENTORNO
 from ..salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
 from .clausulas import CLAUSULAS, PRUEBAS, REGLA
-from .reglas import _sin_puntos, _y, reglas, repasar
+from .reglas import enumerar, reglas, repasar, sin_puntos
 from .vigilancia import SEGUNDOS, probar
 
 
@@ -58,7 +58,7 @@ def revisar(ejecutar, casos=MUESTRA, segundos=SEGUNDOS):
     grupos = {}  # las que no puntúan solo por lo que ya dice otra: una línea para todas
     for nombre in CLAUSULAS:
         v = veredictos[nombre]
-        if v.por and v.texto == _sin_puntos((v.diagnosticos or [None])[-1]):
+        if v.por and v.texto == sin_puntos((v.diagnosticos or [None])[-1]):
             grupos.setdefault(v.por, []).append(nombre)
     for nombre, clausula in CLAUSULAS.items():
         v = veredictos[nombre]
@@ -66,7 +66,7 @@ def revisar(ejecutar, casos=MUESTRA, segundos=SEGUNDOS):
         if nombre in grupo[1:]:
             continue
         if nombre in grupo:
-            print("✘ %s: %s Lo explica «%s», arriba." % (_y(grupo), v.texto, v.por))
+            print("✘ %s: %s Lo explica «%s», arriba." % (enumerar(grupo), v.texto, v.por))
         elif v.puntua:
             print("✔ %s · %s: %s" % (REGLA[nombre], nombre, v.texto.replace("\n", "\n    ")))
         else:

@@ -77,21 +77,21 @@ def reglas(hechas):
         veredictos = {"contesta": Veredicto(False, texto + str(puerta), [d] if d else [])}
         for nombre in CLAUSULAS:
             if nombre != "contesta":
-                veredictos[nombre] = Veredicto(False, _sin_puntos(d), [d] if d else [], "contesta")
+                veredictos[nombre] = Veredicto(False, sin_puntos(d), [d] if d else [], "contesta")
         return veredictos
     veredictos = {}
     for nombre, hecha in hechas.items():
         sin_la_idea = _sin_la_idea(hechas) and nombre in DE_LOS_FALLOS
         d = hecha.diagnostico if isinstance(hecha, NoCumple) else None
         if sin_la_idea:
-            veredictos[nombre] = Veredicto(False, _sin_puntos("nunca-avisa") + (
+            veredictos[nombre] = Veredicto(False, sin_puntos("nunca-avisa") + (
                 "\n" + str(hecha) if isinstance(hecha, NoCumple) else ""), [*([d] if d else []), "nunca-avisa"], "avisa")
         elif not isinstance(hecha, NoCumple):
             veredictos[nombre] = Veredicto(True, hecha, [])
         elif getattr(hecha, "arreglada", None):
             veredictos[nombre] = Veredicto(True, "Esta conversación falla solo por lo que ya resta en %s: con eso "
                                            "arreglado llega a su final, así que no cuenta dos veces.\n  (%s)"
-                                           % (_y(["ejecutar-" + c for c in hecha.arreglada]), str(hecha).split("\n")[0]), [])
+                                           % (enumerar(["ejecutar-" + c for c in hecha.arreglada]), str(hecha).split("\n")[0]), [])
         elif d and DIAGNOSTICOS[d].casa not in (None, nombre) and _paga_en_su_casa(hechas.get(DIAGNOSTICOS[d].casa), DIAGNOSTICOS[d].casa):
             veredictos[nombre] = Veredicto(True, "Falla por «%s», que ya resta en ejecutar-%s: no cuenta dos veces.\n  (%s)"
                                            % (DIAGNOSTICOS[d].etiqueta, DIAGNOSTICOS[d].casa, str(hecha).split("\n")[0]), [])
@@ -100,11 +100,11 @@ def reglas(hechas):
     return veredictos
 
 
-def _sin_puntos(diagnostico):
+def sin_puntos(diagnostico):
     if not diagnostico:
         return "Sin puntos: tu ejecutar no contesta a las llamadas básicas."
     return "Sin puntos, por «%s»." % DIAGNOSTICOS[diagnostico].etiqueta
 
 
-def _y(cosas):
+def enumerar(cosas):
     return cosas[0] if len(cosas) == 1 else ", ".join(cosas[:-1]) + " y " + cosas[-1]
