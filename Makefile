@@ -28,7 +28,7 @@ lab: $(STAMP)
 # (ni núcleos, ni nbgrader, ni navegador), en segundos; tests/conftest.py dice cuáles son.
 PROCESOS_DE_PRUEBAS ?= auto
 test: $(STAMP) bwrap lite
-	$(BIN)/python -m pytest -n $(PROCESOS_DE_PRUEBAS) --dist loadfile
+	$(BIN)/python -m pytest -n $(PROCESOS_DE_PRUEBAS) --dist loadfile --no-loadscope-reorder
 
 test-rapido: $(STAMP)
 	$(BIN)/python -m pytest -m rapido -p no:xdist

@@ -110,9 +110,13 @@ def pytest_collection_modifyitems(session, config, items):
 # --------------------------------------------------------------------------- el orden: lo más largo, antes
 
 # Con varios procesos (make test: pytest-xdist, un fichero por proceso), el fichero que más tarda
-# va primero, para que ninguno se quede solo al final. Lo que tardó cada fichero la última vez está
-# en la caché de pytest; sin ella, los ficheros con pruebas lentas van delante.
+# va primero, para que ninguno se quede solo al final (el Makefile pasa --no-loadscope-reorder: sin
+# eso, pytest-xdist reparte los ficheros por número de pruebas, no en este orden). Lo que tardó cada
+# fichero la última vez está en la caché de pytest; sin ella (un clon recién hecho, CI), cuentan los
+# segundos de PRIMERO, medidos en una máquina de dos núcleos, y después los ficheros con pruebas lentas.
 DURACIONES = "curso-harness/duraciones"
+PRIMERO = {"tests/test_catalogo.py": 170, "tests/test_hub.py": 120, "tests/test_lite.py": 50,
+           "tests/test_modelo_real.py": 45, "tests/test_empezar.py": 40}
 
 
 def _de_mas_lento_a_mas_rapido(config, items):
@@ -124,7 +128,7 @@ def _de_mas_lento_a_mas_rapido(config, items):
 
     def peso(fichero):
         lentas = sum(i.get_closest_marker("lento") is not None for i in por_fichero[fichero])
-        return (-duraciones.get(fichero, 0.0), -bool(lentas))
+        return (-duraciones.get(fichero, PRIMERO.get(fichero, 0.0)), -bool(lentas))
 
     return [item for fichero in sorted(por_fichero, key=peso) for item in por_fichero[fichero]]
 
@@ -137,8 +141,12 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_sessionfinish(session):
-    # Solo la escribe el proceso principal: con pytest-xdist le llegan los informes de todos.
+    # Solo la escribe el proceso principal (con pytest-xdist le llegan los informes de todos), y solo
+    # si se han pasado los ficheros enteros: lo que tarda la parte rápida de un fichero (make test-rapido,
+    # -m, -k) no es lo que tarda el fichero.
     if hasattr(session.config, "workerinput") or not getattr(session.config, "cache", None) or not _tardado:
+        return
+    if session.config.getoption("markexpr") or session.config.getoption("keyword"):
         return
     duraciones = session.config.cache.get(DURACIONES, {})
     duraciones.update(_tardado)
