@@ -235,3 +235,34 @@ def test_la_prueba_visible_de_las_excepciones_nombra_la_copia_del_entorno():
     fallo = _release_con("mal_copia_entorno")["ejecutar-excepciones"][1]
     assert fallo.ename == "NoPasa" and len(fallo.traceback) == 1, fallo.traceback
     assert "leer no ha llegado a lanzar PermissionError: tu ejecutar le ha pasado otro entorno (¿una copia?)" in fallo.traceback[0]
+
+
+def test_una_alarma_que_cae_en_el_recolector_espera_a_la_siguiente(monkeypatch):
+    """El tope de una llamada es una alarma; si cae dentro de un aviso del recolector de basura (gc.callbacks,
+    Hypothesis pone uno), Python se tragaría la excepción. Se espera a la siguiente, y la llamada se corta igual."""
+    import gc
+    import time
+
+    from harness import llamada
+    from harness.revision.diagnosticos import NoCumple
+    from harness.revision.vigilancia import Espia, probar
+
+    tragadas = []
+    monkeypatch.setattr("sys.unraisablehook", tragadas.append)
+
+    def aviso(fase, info):  # un tercio del tiempo del bucle pasa aquí dentro
+        if fase == "start":
+            time.sleep(0.005)
+
+    def ejecutar(ll, entorno):
+        while True:
+            gc.collect(0)
+            time.sleep(0.01)
+
+    gc.callbacks.append(aviso)
+    try:
+        with pytest.raises(NoCumple, match="no ha terminado en 0,2 segundos"):
+            probar(ejecutar, llamada("toolu_01", "leer_fichero", ruta="notas.txt"), Espia(), segundos=0.2)
+    finally:
+        gc.callbacks.remove(aviso)
+    assert tragadas == []
