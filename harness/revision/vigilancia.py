@@ -23,7 +23,7 @@ from .diagnosticos import NoCumple
 
 SEGUNDOS = 2  # para una llamada (las de la lección tardan milésimas); el corrector usa esta (course/limites.py)
 REALES = dict(FUNCIONES)  # las herramientas de verdad, sin vigilar
-APLAZAR = 4  # alarmas que se dejan pasar porque caen dentro de un aviso del recolector (_tope)
+APLAZAR = 200  # alarmas que se dejan pasar porque caen dentro de un aviso del recolector (_tope)
 
 
 class Espia(dict):
@@ -146,10 +146,11 @@ def _tope(segundos):
 
     def _alarma(signum, frame):
         nonlocal aplazadas
-        # Dentro de un aviso del recolector de basura, Python se tragaría la excepción: se espera a la alarma
-        # siguiente, pero no más de APLAZAR veces (un aviso que no acaba se corta igual).
+        # Dentro de un aviso del recolector de basura, Python se tragaría la excepción: se vuelve a intentar
+        # al cabo de un milisegundo, pero no más de APLAZAR veces (un aviso que no acaba se corta igual).
         if aplazadas < APLAZAR and _en_un_aviso_del_recolector(frame):
             aplazadas += 1
+            signal.setitimer(signal.ITIMER_REAL, 0.001, 0.5)
             return
         raise _Agotado()
     try:
