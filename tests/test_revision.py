@@ -1,7 +1,9 @@
 """La lista de comprobación `revisar(ejecutar)`: con las entregas del catálogo, y en el cuaderno de release con un núcleo de verdad."""
 
+import gc
 import linecache
 import re
+import time
 from pathlib import Path
 
 import nbformat
@@ -9,8 +11,10 @@ import pytest
 from nbclient import NotebookClient
 
 from course import CUADERNO, RAIZ, TAREA
-from harness.revision.diagnosticos import EQUIVOCACION
+from harness import llamada
+from harness.revision.diagnosticos import EQUIVOCACION, NoCumple
 from harness.revision import CLAUSULAS, DE_LOS_FALLOS, DIAGNOSTICOS, PRUEBAS, REGLA, revisar
+from harness.revision.vigilancia import Espia, probar
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
 
@@ -239,14 +243,8 @@ def test_la_prueba_visible_de_las_excepciones_nombra_la_copia_del_entorno():
 
 def test_una_alarma_que_cae_en_el_recolector_espera_a_la_siguiente(monkeypatch):
     """El tope de una llamada es una alarma; si cae dentro de un aviso del recolector de basura (gc.callbacks,
-    Hypothesis pone uno), Python se tragaría la excepción. Se espera a la siguiente, y la llamada se corta igual."""
-    import gc
-    import time
-
-    from harness import llamada
-    from harness.revision.diagnosticos import NoCumple
-    from harness.revision.vigilancia import Espia, probar
-
+    Hypothesis pone uno), Python se tragaría la excepción. Se vuelve a intentar al cabo de un milisegundo, y la
+    llamada se corta igual."""
     tragadas = []
     monkeypatch.setattr("sys.unraisablehook", tragadas.append)
 
@@ -276,14 +274,7 @@ def test_una_alarma_que_cae_en_el_recolector_espera_a_la_siguiente(monkeypatch):
 # que usaría por defecto, SIGALRM, es la del tope).
 @pytest.mark.timeout(120, method="thread")
 def test_un_aviso_del_recolector_que_no_acaba_no_libra_a_la_llamada_de_su_tope(monkeypatch):
-    """Las alarmas que caen en un aviso del recolector se aplazan unas pocas veces (APLAZAR), no siempre."""
-    import gc
-    import time
-
-    from harness import llamada
-    from harness.revision.diagnosticos import NoCumple
-    from harness.revision.vigilancia import Espia, probar
-
+    """Las alarmas que caen en un aviso del recolector se aplazan un número acotado de veces (APLAZAR), no siempre."""
     monkeypatch.setattr("sys.unraisablehook", lambda *_: None)  # la que se traga Python, después de aplazar
 
     dentro = []  # el aviso solo se cuelga cuando lo llama el gc.collect de ejecutar
