@@ -55,6 +55,9 @@ AÑADIDO_A_LA_RESPUESTA = {"honesta": "", "bucle": BUCLE, "sin_interrupcion": SI
 # rápidas en las demás entregas, casi el tope cada una en la dormilona, y sin sitio todas en el cuaderno.
 CELDA_DE_LA_LECCION = "# Una celda más de la lección.\nNone\n"
 CELDAS_DE_LA_LECCION = int(limites.CUADERNO / (limites.CELDA * 0.9)) + 2
+# Y una, antes de la respuesta, que imprime una línea en dos envíos del núcleo.
+CELDA_A_TROZOS = ("# Una línea impresa en dos veces.\nimport time\nprint('primera mitad,', end=' ', flush=True)\n"
+                  "time.sleep(0.2)\nprint('segunda mitad')\n")
 
 
 def _grade_id(celda):
@@ -94,6 +97,7 @@ def corregido(procesos, tmp_path_factory):
     leccion = nbformat.read(ruta, as_version=4)
     tras = next(i for i, c in enumerate(leccion.cells) if _grade_id(c) == "ejecutar") + 1
     leccion.cells[tras:tras] = [new_code_cell(CELDA_DE_LA_LECCION) for _ in range(CELDAS_DE_LA_LECCION)]
+    leccion.cells.insert(tras - 1, new_code_cell(CELDA_A_TROZOS))
     nbformat.write(leccion, ruta)
     # Las carpetas de los núcleos van a un /tmp propio (corto: ahí están los sockets), para contarlas aunque
     # otras correcciones de la máquina tengan las suyas.
@@ -216,3 +220,12 @@ def test_muchas_celdas_que_duermen_casi_el_tope_agotan_el_tiempo_del_cuaderno(co
     assert len(ejecutadas) + len(cortada) + len(sin_ejecutar) == len(dormidas)
     assert "Se ha acabado el tiempo del cuaderno" in _errores(cortada[0])[-1].evalue
     assert "se ha acabado el tiempo del cuaderno (%s" % en_segundos(limites.CUADERNO) in sin_ejecutar[0].outputs[0].text
+
+
+# 4. Lo que se imprime llega en trozos, según el ritmo del núcleo; el cuaderno corregido lo junta.
+
+def test_una_linea_impresa_en_dos_envios_queda_en_una_salida(corregido):
+    for estudiante, nb in corregido["autograded"].items():
+        celda = _celda(nb, CELDA_A_TROZOS)
+        assert [(o.output_type, o.name, o.text) for o in celda.outputs] == [
+            ("stream", "stdout", "primera mitad, segunda mitad\n")], (estudiante, celda.outputs)

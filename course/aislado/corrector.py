@@ -101,6 +101,10 @@ class EjecutarEnJaula(Execute):
         kwargs.setdefault("kernel_manager_class", NucleoEnJaula)
         # Lo que se tira al acabar no necesita un cierre amable: esperarlo costaría segundos con un núcleo colgado.
         kwargs.setdefault("shutdown_kernel", "immediate")
+        # Lo que una celda imprime llega en trozos, partidos según el ritmo del núcleo: un mismo print puede
+        # quedar en una salida o en dos. nbclient los junta al acabar la celda (no es un ajuste de
+        # configuración), y el cuaderno corregido y la retroalimentación salen iguales con carga o sin ella.
+        kwargs.setdefault("coalesce_streams", True)
         super().__init__(*args, **kwargs)
         self._salida_por_celda, self._salida_total = {}, 0
         self.timeout_func = lambda celda: self._tope  # el tope de cada celda lo fija preprocess_cell
