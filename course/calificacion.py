@@ -17,7 +17,7 @@ import weakref
 from typing import Protocol, runtime_checkable
 
 from harness import ENTORNO, error, llamada, resultado, texto
-from harness.revision import CLAUSULAS, PRUEBAS, REGLA, SALMOREJO, NoCumple, probar, repasar, reglas
+from harness.revision import CLAUSULAS, PRUEBAS, REGLA, SALMOREJO, SEGUNDOS, NoCumple, probar, repasar, reglas
 from harness.revision.diagnosticos import DIAGNOSTICOS as _EXPLICADOS, EQUIVOCACION
 from harness.salmorejo import INICIO
 
@@ -43,8 +43,11 @@ class Suspenso(NoCumple):
 
 @runtime_checkable
 class RespuestaAparte(Protocol):
-    """Una respuesta que corre fuera de este proceso (la de course/aislado, en su jaula): su `ejecutar`, y
-    `cargar()`, que la carga si hace falta y dice por qué no se ha podido cargar (o None)."""
+    """Una respuesta que corre fuera de este proceso (la de course/aislado, en su jaula): su `ejecutar`,
+    `cargar()`, que la carga si hace falta y dice por qué no se ha podido cargar (o None), y `respaldo`,
+    los segundos de reloj tras los que la alarma de respaldo corta una llamada (ella corta antes)."""
+
+    respaldo: float
 
     def cargar(self) -> str | None: ...
 
@@ -158,14 +161,15 @@ def veredictos(respuesta):
 
 
 def _repasar(respuesta):
-    ejecutar = respuesta
+    # Con la alarma de respaldo de harness/revision/vigilancia.py; la de una respuesta aparte es más larga,
+    # porque su jaula tiene sus propios topes.
+    ejecutar, respaldo = respuesta, SEGUNDOS
     if isinstance(respuesta, RespuestaAparte):  # dice aparte si no se ha podido cargar
         no_carga = respuesta.cargar()
         if no_carga:
             return {"contesta": NoCumple("Tu celda de respuesta da error al ejecutarse: %s" % no_carga, "no-carga")}
-        ejecutar = respuesta.ejecutar
-    # Con la alarma de respaldo de harness/revision/vigilancia.py.
-    return repasar(lambda ll, e: probar(ejecutar, ll, e), casos())
+        ejecutar, respaldo = respuesta.ejecutar, respuesta.respaldo
+    return repasar(lambda ll, e: probar(ejecutar, ll, e, respaldo), casos())
 
 
 def veredicto(nombre, respuesta):

@@ -2,7 +2,8 @@
 
 Los de esta lección: sus celdas tardan décimas de segundo y cada llamada a `ejecutar`,
 milésimas. Un bucle sin fin cuesta a la clase unos pocos segundos, no minutos; una entrega
-entera, con lo que sea que tenga dentro, está acotada por la suma de los topes de reloj.
+entera, con lo que sea que tenga dentro, está acotada por la suma de los topes de reloj (los del
+corrector, alargados como mucho ALARGUE_POR_CARGA veces si la máquina va cargada).
 Los de espacio (bytes) dejan mucho margen a una entrega honesta (un cuaderno de unos 50 kB, una
 respuesta de unas decenas de líneas) y cortan pronto a la que no lo es.
 nbgrader_config.py, course/aislado, course/calificacion.py, course/recoleccion.py y la corrección de
@@ -20,6 +21,11 @@ CARGA = 2                   # cargar la celda de respuesta `ejecutar` en la jaul
 LLAMADA = 1                 # una llamada a `ejecutar` (o leer una respuesta del cuestionario) en esa jaula
 LLAMADA_AGOTADA = 0.5       # una llamada a `ejecutar` de una respuesta que ya se ha quedado sin tiempo una vez
 COMPROBACIONES = 10         # todas las comprobaciones de una entrega juntas; agotado, las que faltan suspenden
+# Los topes de la jaula del corrector (CARGA, LLAMADA, LLAMADA_AGOTADA, COMPROBACIONES) no cuentan lo que
+# sus procesos esperan a que les toque una CPU (course/aislado/reloj.py): con la máquina cargada, cada uno
+# se alarga así, hasta ALARGUE_POR_CARGA veces lo que dice como mucho.
+ALARGUE_POR_CARGA = 5
+HILOS_CON_ESPERA = 1_000    # hilos de una jaula cuya espera se mira; los de más no se descuentan
 # La alarma de una llamada a `ejecutar` fuera de una jaula: con ella acota `revisar(ejecutar)` cada llamada
 # en el cuaderno del estudiante, y el corrector de confianza la usa de respaldo, por si la jaula no corta
 # (course/calificacion.py). Es SEGUNDOS de harness/revision/vigilancia.py, que va a los estudiantes sin este

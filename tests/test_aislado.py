@@ -1,6 +1,10 @@
 """La jaula y el corrector de confianza, con bubblewrap de verdad (sin nbgrader: eso está en test_trampas)."""
 
+import contextlib
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -164,6 +168,55 @@ def ejecutar(llamada, entorno):
     for nombre in COMPROBACIONES:  # ninguna se achaca a una equivocación: no ha habido tiempo de probarlas
         assert "Se ha acabado el tiempo de las comprobaciones de tu entrega (2 segundos" in fallos[nombre], fallos
         assert "Equivocación" not in fallos[nombre], fallos
+
+
+@contextlib.contextmanager
+def _una_cpu_disputada(rivales=4):
+    """Este proceso, y lo que arranque, en una sola CPU que le disputan `rivales` bucles sin fin."""
+    antes = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(antes)})
+    # Cada uno en su sesión, como la jaula: con los grupos automáticos de Linux, la CPU se reparte por sesiones.
+    bucles = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+              for _ in range(rivales)]
+    try:
+        yield
+    finally:
+        for bucle in bucles:
+            bucle.kill()
+            bucle.wait()
+        os.sched_setaffinity(0, antes)
+
+
+def _llamada_medida(aislado):
+    inicio = time.monotonic()
+    try:
+        return aislado.ejecutar(llamada("c1", "leer", ruta="lista.txt"), dict(ENTORNO)), time.monotonic() - inicio
+    except Suspenso as s:
+        return s, time.monotonic() - inicio
+
+
+def test_con_la_maquina_cargada_la_espera_por_la_cpu_no_se_cobra():
+    # Cada llamada gasta 0,3 s de CPU: con cinco procesos en una CPU, le llevan más de un segundo de reloj.
+    gasta = ("import time\ndef ejecutar(llamada, entorno):\n    fin = time.process_time() + 0.3\n"
+             "    while time.process_time() < fin:\n        pass\n    return 'hecho'\n")
+    sin_fin = "def ejecutar(llamada, entorno):\n    while True:\n        pass\n"
+    duerme = "import time\ndef ejecutar(llamada, entorno):\n    time.sleep(60)\n"
+    with _una_cpu_disputada():
+        with CodigoAislado(gasta) as aislado:
+            assert aislado.cargar() is None
+            devuelto, reloj = _llamada_medida(aislado)
+        # Sin descontar la espera, habría suspendido («no ha terminado en 1 segundo»).
+        assert devuelto == "hecho" and reloj > limites.LLAMADA, (devuelto, reloj)
+        # Lo que no acaba se corta igual: el bucle, cuando ha corrido su segundo o, como mucho, al tope de reloj;
+        # lo que duerme no espera a la CPU, y se corta sin alargar nada.
+        for codigo in (sin_fin, duerme):
+            with CodigoAislado(codigo) as aislado:
+                assert aislado.cargar() is None
+                suspenso, reloj = _llamada_medida(aislado)
+            assert isinstance(suspenso, Suspenso) and "no ha terminado en 1 segundo" in str(suspenso), suspenso
+            assert reloj < limites.LLAMADA * limites.ALARGUE_POR_CARGA + 1, reloj
+            if codigo is duerme:
+                assert reloj < limites.LLAMADA * limites.ALARGUE_POR_CARGA / 2, reloj
 
 
 def test_las_operaciones_del_entorno_las_cuenta_el_corrector():

@@ -10,7 +10,6 @@ import os
 import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from course import RAIZ, limites
@@ -19,6 +18,7 @@ from harness import muestra
 from harness.revision import NoCumple
 
 from . import jaula, protocolo, servidor
+from .reloj import Espera, Plazo
 from .protocolo import DemasiadasPiezas, Ilegible, codificar, de_excepcion, decodificar, leer_excepcion
 
 # Lo único del curso que ve la jaula del corrector: el servidor, el protocolo y los topes, cada uno en
@@ -79,8 +79,13 @@ class CodigoAislado:
 
     El tiempo, con los topes de course/limites.py: cada llamada tiene el suyo, más corto en cuanto una
     se ha quedado sin tiempo (una respuesta que no termina no se vuelve a pagar entera), y todas las de
-    la entrega juntas tienen `tiempo` segundos como mucho, contados desde la primera orden.
+    la entrega juntas tienen `tiempo` segundos como mucho, contados desde la primera orden. Lo que la
+    jaula y el corrector esperan a que les toque una CPU no se cobra (course/aislado/reloj.py).
     """
+
+    # La alarma de respaldo del corrector de confianza (course/calificacion.py) para una llamada: la jaula
+    # corta antes, también con la máquina cargada.
+    respaldo = limites.LLAMADA * limites.ALARGUE_POR_CARGA + 1
 
     def __init__(self, codigo, tiempo=limites.COMPROBACIONES):
         self.codigo = codigo
@@ -88,7 +93,8 @@ class CodigoAislado:
         self.cargado = False
         self.error_al_cargar = None  # por qué no se puede cargar la respuesta, si no se puede
         self.tiempo = tiempo
-        self._fin = None             # cuándo se acaba el tiempo de la entrega (se fija con la primera orden)
+        self._espera = Espera()      # lo que esperan la CPU la jaula y este hilo, que no se cobra
+        self._entrega = None         # el plazo de toda la entrega (empieza con la primera orden)
         self.agotada = False         # si alguna llamada a ejecutar se ha quedado ya sin tiempo
 
     def __enter__(self):
@@ -110,25 +116,28 @@ class CodigoAislado:
                                         stderr=subprocess.DEVNULL)
         os.set_blocking(self.proceso.stdin.fileno(), False)  # escribir nunca cuelga: ver _envia
         self.cargado, self._pendiente = False, b""
-        # Lo que tarda en arrancar es cosa de la máquina: su propio tope, aparte del de la respuesta.
+        self._espera.raiz = self.proceso.pid
+        # Lo que tarda en arrancar es cosa de la máquina: su propio tope, de reloj, aparte del de la respuesta.
         try:
-            self._recibe(time.monotonic() + limites.ARRANQUE_JAULA)
+            self._recibe(Plazo(limites.ARRANQUE_JAULA))
         except TimeoutError:
             self.cerrar()
             raise Suspenso("La jaula del corrector no ha arrancado en %d segundos: la máquina va muy cargada. "
                            "Avisa a tu profesor." % limites.ARRANQUE_JAULA) from None
 
-    def _envia(self, mensaje, limite):
-        """Escribe una línea en la jaula sin bloquearse: si la jaula no la lee antes de `limite`, TimeoutError."""
+    def _envia(self, mensaje, plazo):
+        """Escribe una línea en la jaula sin bloquearse: si la jaula no la lee dentro del `plazo`, TimeoutError."""
         linea = protocolo.linea(mensaje)
         if len(linea) > limites.LINEA_A_LA_JAULA:
             raise Suspenso("Lo que habría que mandar a tu código ocupa más de %d bytes." % limites.LINEA_A_LA_JAULA)
         fd = self.proceso.stdin.fileno()
-        limite = min(limite, time.monotonic() + limites.ESCRITURA)
+        escritura = Plazo(limites.ESCRITURA)
         while linea:
-            queda = limite - time.monotonic()
-            if queda <= 0 or not select.select([], [fd], [], queda)[1]:
+            queda = min(plazo.queda(), escritura.queda())
+            if queda <= 0:
                 raise TimeoutError()
+            if not select.select([], [fd], [], queda)[1]:
+                continue  # el plazo dirá si se ha cumplido o se ha alargado por la carga
             try:
                 linea = linea[os.write(fd, linea[:65536]):]
             except BlockingIOError:
@@ -136,16 +145,18 @@ class CodigoAislado:
             except OSError:
                 return  # ya ha muerto: lo dirá la lectura
 
-    def _recibe(self, limite):
-        """La siguiente línea que manda la jaula, leída a trozos sin bloquearse hasta el instante `limite`.
+    def _recibe(self, plazo):
+        """La siguiente línea que manda la jaula, leída a trozos sin bloquearse mientras dure el `plazo`.
 
-        Una línea a medias o un silencio no cuelgan al corrector: pasado el límite, TimeoutError.
+        Una línea a medias o un silencio no cuelgan al corrector: cumplido el plazo, TimeoutError.
         """
         fd = self.proceso.stdout.fileno()
         while b"\n" not in self._pendiente:
-            queda = limite - time.monotonic()
-            if queda <= 0 or not select.select([fd], [], [], queda)[0]:
+            queda = plazo.queda()
+            if queda <= 0:
                 raise TimeoutError()
+            if not select.select([fd], [], [], queda)[0]:
+                continue  # el plazo dirá si se ha cumplido o se ha alargado por la carga
             trozo = os.read(fd, 65536)
             if not trozo:
                 self.proceso.wait()
@@ -161,15 +172,16 @@ class CodigoAislado:
             raise Suspenso(NO_SE_ENTIENDE) from None
 
     def _pide(self, mensaje, segundos, entorno=None):
-        """Manda una orden y atiende lo que pida la jaula hasta que conteste, todo en `segundos` como mucho."""
-        limite = time.monotonic() + segundos
+        """Manda una orden y atiende lo que pida la jaula hasta que conteste, todo en `segundos` como mucho
+        (sin contar la espera por la CPU)."""
+        plazo = Plazo(segundos, self._espera)
         try:
-            self._envia(mensaje, limite)
+            self._envia(mensaje, plazo)
             while True:
-                respuesta = self._recibe(limite)
+                respuesta = self._recibe(plazo)
                 if "op" not in respuesta:
                     return respuesta
-                self._envia(self._opera(entorno, respuesta), limite)
+                self._envia(self._opera(entorno, respuesta), plazo)
         except BaseException:
             self.cerrar()  # a medio hacer no sirve: la próxima orden arranca otra jaula
             raise
@@ -203,9 +215,9 @@ class CodigoAislado:
 
     def _tope(self, segundos):
         """`segundos`, o lo que quede del tiempo de la entrega si es menos. Si no queda nada, Suspenso."""
-        if self._fin is None:
-            self._fin = time.monotonic() + self.tiempo
-        queda = self._fin - time.monotonic()
+        if self._entrega is None:
+            self._entrega = Plazo(self.tiempo, self._espera)
+        queda = self._entrega.queda(al_dia=True)
         if queda <= 0:
             raise Suspenso("Se ha acabado el tiempo de las comprobaciones de tu entrega (%s entre todas) "
                            "y esta ya no se ha hecho. ¿Tarda mucho tu ejecutar en cada llamada?"
