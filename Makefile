@@ -23,12 +23,13 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/python -m course.lab
 
-# Todas las pruebas, un fichero por proceso (pytest-xdist), el más largo primero, tantos procesos como
-# núcleos (PROCESOS_DE_PRUEBAS=1 para uno solo; con más que núcleos, la carga hace que alguna llamada de
-# la corrección se pase de su tope de tiempo: docs/rendimiento.md). `make test-rapido`: solo las que no
-# lanzan ningún proceso (ni núcleos, ni nbgrader, ni navegador), en segundos; tests/conftest.py dice
-# cuáles son.
-PROCESOS_DE_PRUEBAS ?= auto
+# Todas las pruebas, un fichero por proceso (pytest-xdist), el más largo primero, con un proceso más
+# que núcleos: parte del tiempo de cada fichero es espera (un JupyterLab que arranca, el navegador), y
+# con uno de más los núcleos no se quedan parados. La carga no cambia ninguna nota: los topes de la
+# corrección no cobran la espera por la CPU (docs/rendimiento.md). PROCESOS_DE_PRUEBAS=1 para uno solo.
+# `make test-rapido`: solo las que no lanzan ningún proceso (ni núcleos, ni nbgrader, ni navegador), en
+# segundos; tests/conftest.py dice cuáles son.
+PROCESOS_DE_PRUEBAS ?= $(shell $(PYTHON) -c 'import os; print(len(getattr(os, "sched_getaffinity", lambda _: range(os.cpu_count() or 1))(0)) + 1)')
 test: $(STAMP) bwrap lite
 	$(BIN)/python -m pytest -n $(PROCESOS_DE_PRUEBAS) --dist loadfile --no-loadscope-reorder
 

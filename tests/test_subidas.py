@@ -37,9 +37,10 @@ HORA_HOSTIL = datetime.datetime(2026, 3, 1, 20, 30)
 
 
 def _cuaderno(raiz, ejemplo):
-    fuera = Path(tempfile.mkdtemp())
-    escribir_entrega(raiz / "release" / TAREA / CUADERNO, leer_ejemplo(corregir.EJEMPLOS / (ejemplo + ".toml"))["respuestas"], fuera)
-    return (fuera / CUADERNO).read_bytes()
+    with tempfile.TemporaryDirectory() as fuera:
+        respuestas = leer_ejemplo(corregir.EJEMPLOS / (ejemplo + ".toml"))["respuestas"]
+        escribir_entrega(raiz / "release" / TAREA / CUADERNO, respuestas, Path(fuera))
+        return (Path(fuera) / CUADERNO).read_bytes()
 
 
 @pytest.fixture(scope="module")
