@@ -13,9 +13,10 @@ corrector de confianza carga esa misma celda con `exec`, sin `get_ipython`, y su
 - `honesta`: el cuaderno tal cual.
 - `bucle`: la respuesta acaba con un bucle sin fin; la interrupción la para.
 - `sin_interrupcion`: la respuesta ignora SIGINT y no acaba; el núcleo se da por perdido.
-- `dormilona`: la respuesta hace que cada celda que viene después duerma casi el tope de una celda; la
-  lección de este curso temporal lleva, tras la respuesta, muchas celdas cortas (CELDAS_DE_LA_LECCION),
-  más de las que caben en el tiempo del cuaderno a ese paso.
+- `dormilona`: la respuesta hace que cada celda que viene después duerma la mitad del tope de una celda
+  (la otra mitad es holgura: con la máquina cargada, una celda tarda más que su sueño); la lección de
+  este curso temporal lleva, tras la respuesta, muchas celdas cortas (CELDAS_DE_LA_LECCION), más de las
+  que caben en el tiempo del cuaderno a ese paso.
 """
 
 import ast
@@ -46,15 +47,17 @@ def _solo_en_el_nucleo(codigo):
 BUCLE = _solo_en_el_nucleo("# Para probar: no acaba nunca.\nwhile True:\n    pass")
 SIN_INTERRUPCION = _solo_en_el_nucleo("# No acaba, y no deja que la interrumpan.\nimport signal\n"
                                       "signal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass")
-DORMILONA = _solo_en_el_nucleo("# Cada celda que venga después duerme casi el tope de una celda.\nimport time\n"
+# Lo que duerme cada celda de la dormilona: cabe en el tope de la celda con holgura, no en el del cuaderno.
+SUEÑO = limites.CELDA * 0.5
+DORMILONA = _solo_en_el_nucleo("# Cada celda que venga después duerme la mitad del tope de una celda.\nimport time\n"
                                "get_ipython().events.register('pre_run_cell', lambda *_: time.sleep(%r))"
-                               % (limites.CELDA * 0.9))
+                               % SUEÑO)
 AÑADIDO_A_LA_RESPUESTA = {"honesta": "", "bucle": BUCLE, "sin_interrupcion": SIN_INTERRUPCION,
                           "dormilona": DORMILONA}
 # Celdas de la lección (sin marcas de nbgrader) que el curso temporal pone tras la respuesta `ejecutar`:
-# rápidas en las demás entregas, casi el tope cada una en la dormilona, y sin sitio todas en el cuaderno.
+# rápidas en las demás entregas, SUEÑO cada una en la dormilona, y sin sitio todas en el cuaderno.
 CELDA_DE_LA_LECCION = "# Una celda más de la lección.\nNone\n"
-CELDAS_DE_LA_LECCION = int(limites.CUADERNO / (limites.CELDA * 0.9)) + 2
+CELDAS_DE_LA_LECCION = int(limites.CUADERNO / SUEÑO) + 2
 # Y una, antes de la respuesta, que imprime una línea en dos envíos del núcleo.
 CELDA_A_TROZOS = ("# Una línea impresa en dos veces.\nimport time\nprint('primera mitad,', end=' ', flush=True)\n"
                   "time.sleep(0.2)\nprint('segunda mitad')\n")
@@ -206,7 +209,7 @@ def test_no_queda_nada_de_los_nucleos(corregido):
 
 # 3. El cuaderno entero tiene un tiempo, además de cada celda.
 
-def test_muchas_celdas_que_duermen_casi_el_tope_agotan_el_tiempo_del_cuaderno(corregido):
+def test_muchas_celdas_dentro_de_su_tope_agotan_el_tiempo_del_cuaderno(corregido):
     nb = corregido["autograded"]["dormilona"]
     # La respuesta (que registra el sueño) corre entera y deprisa; cada celda de la lección tras ella duerme.
     assert not _errores(_celda(nb, buenas_mas(DORMILONA)))
