@@ -76,11 +76,17 @@ NOMBRES = st.one_of(
                      "a/b/c.ipynb", "__MACOSX/._" + CUADERNO, moodle("Nadia Nada", 107, CUADERNO),
                      moodle("Ana García López", 101, CUADERNO), canvas("ruizbruno", 202, CUADERNO),
                      "Bruno Ruiz_202_assignsubmission_file_" + CUADERNO]),
-    st.text(st.characters(exclude_characters="\x00"), min_size=1, max_size=24).filter(lambda n: not n.endswith("/")))
+    # Un zip guarda sus nombres en UTF-8 (o en cp437): cualquier texto sin sustitutos sueltos.
+    st.text(st.characters(exclude_characters="\x00", exclude_categories=["Cs"]), min_size=1, max_size=24)
+    .filter(lambda n: not n.endswith("/")))
+# Un tar guarda bytes: también nombres que no son UTF-8 (de un sistema en latin-1), que Python lee con
+# surrogateescape («caf\udce9.ipynb»).
+NOMBRES_EN_UN_TAR = st.one_of(NOMBRES, st.binary(min_size=1, max_size=24).filter(
+    lambda b: b"\0" not in b and not b.endswith(b"/")).map(os.fsdecode))
 
 
-def _ficheros(contenido):
-    return st.dictionaries(NOMBRES, contenido, min_size=1, max_size=3)
+def _ficheros(contenido, nombres=NOMBRES):
+    return st.dictionaries(nombres, contenido, min_size=1, max_size=3)
 
 
 @st.composite
@@ -88,8 +94,8 @@ def _contenidos(draw, honesto):
     """Los bytes de un fichero subido: un cuaderno, basura, un archivo (anidado, cortado) o una bomba."""
     hoja = st.one_of(st.just(honesto), st.binary(max_size=300), st.just(b"{}"),
                      st.integers(2, 12).map(lambda mb: b"\0" * (mb * 1024 * 1024)))
-    arbol = st.recursive(hoja, lambda dentro: st.one_of(_ficheros(dentro).map(comprimido), _ficheros(dentro).map(tar_gz)),
-                         max_leaves=4)
+    arbol = st.recursive(hoja, lambda dentro: st.one_of(
+        _ficheros(dentro).map(comprimido), _ficheros(dentro, NOMBRES_EN_UN_TAR).map(tar_gz)), max_leaves=4)
     datos = draw(arbol)
     if draw(st.booleans()) and len(datos) > 10:
         datos = datos[:draw(st.integers(1, len(datos) - 1))]  # cortado a medio subir
