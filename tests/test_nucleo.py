@@ -55,7 +55,7 @@ DORMILONA = _solo_en_el_nucleo("# Cada celda que venga después duerme la mitad 
 AÑADIDO_A_LA_RESPUESTA = {"honesta": "", "bucle": BUCLE, "sin_interrupcion": SIN_INTERRUPCION,
                           "dormilona": DORMILONA}
 # Celdas de la lección (sin marcas de nbgrader) que el curso temporal pone tras la respuesta `ejecutar`:
-# rápidas en las demás entregas, SUEÑO cada una en la dormilona, y sin sitio todas en el cuaderno.
+# rápidas en las demás entregas, de SUEÑO segundos cada una en la dormilona, y sin sitio todas en el cuaderno.
 CELDA_DE_LA_LECCION = "# Una celda más de la lección.\nNone\n"
 CELDAS_DE_LA_LECCION = int(limites.CUADERNO / SUEÑO) + 2
 # Y una, antes de la respuesta, que imprime una línea en dos envíos del núcleo.
