@@ -15,6 +15,7 @@ import sys
 import urllib.request
 
 import pytest
+from babel.messages.mofile import read_mo
 
 from course import RAIZ
 from course.traduccion import cadenas, completar
@@ -91,6 +92,10 @@ def test_completar_se_repite_sin_cambios_y_sobrevive_a_una_reinstalacion(tmp_pat
         original.replace(carpeta / original.name.removesuffix(".original"))
     paquete = (carpeta / "jupyterlab.mo").read_bytes()
     assert completar.completar(carpeta) > 0
+    # Nada de la hora en lo mezclado (babel pondría la de ahora como fecha de creación): otra vez, al
+    # minuto siguiente, saldrían otros bytes.
+    with (carpeta / "jupyterlab.mo.original").open("rb") as f, (carpeta / "jupyterlab.mo").open("rb") as g:
+        assert read_mo(g).creation_date.replace(tzinfo=None) == read_mo(f).revision_date.replace(tzinfo=None)
     mezclado = {f.name: f.read_bytes() for f in carpeta.iterdir()}
     assert completar.completar(carpeta) == 0, "la segunda vez no debe reescribir nada"
     assert (carpeta / "jupyterlab.mo.original").read_bytes() == paquete

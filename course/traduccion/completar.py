@@ -14,6 +14,7 @@ Sin dependencias del curso, para que el paquete de los estudiantes lo lleve tal 
     python completar.py
 """
 
+import datetime
 import importlib.util
 import io
 import json
@@ -30,6 +31,8 @@ PAQUETE = f"jupyterlab_language_pack_{IDIOMA}"
 # En los metadatos del .json mezclado: si no está, el fichero es el del paquete, recién instalado.
 MARCA = "x-curso-harness"
 NO_SE_TRADUCE = "no-traducir"
+# La fecha de creación de un catálogo que no trae ninguna de revisión (uno nuevo, sin .mo en el paquete).
+FECHA = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 
 
 def carpeta_del_paquete():
@@ -94,6 +97,9 @@ def completar_dominio(carpeta, dominio, nuestro):
             mo = read_mo(f)
     else:
         mo = Catalog(locale=IDIOMA, domain=dominio)
+    # Un .mo no guarda la fecha de creación, y babel pondría la de ahora (al minuto): con la de la última
+    # revisión, mezclar otra vez un minuto después escribe los mismos bytes.
+    mo.creation_date = mo.revision_date if isinstance(mo.revision_date, datetime.datetime) else FECHA
     if copia_js.exists():
         js = json.loads(copia_js.read_text(encoding="utf-8"))
     else:
