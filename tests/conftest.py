@@ -133,6 +133,36 @@ def _de_mas_lento_a_mas_rapido(config, items):
     return [item for fichero in sorted(por_fichero, key=peso) for item in por_fichero[fichero]]
 
 
+def pytest_xdist_make_scheduler(config, log):
+    """Con `--dist loadfile`, el reparto de UnFicheroCadaVez."""
+    if config.getoption("dist", None) == "loadfile":
+        return _un_fichero_cada_vez()(config, log)
+    return None
+
+
+def _un_fichero_cada_vez():
+    """LoadFileScheduling de pytest-xdist, pero un proceso no recibe su fichero siguiente hasta que acaba el suyo.
+
+    pytest-xdist le da el siguiente a un proceso en cuanto le quedan dos pruebas: a uno que empieza un
+    fichero de dos pruebas le cae ya el que viene en la cola, aunque tarde un minuto y los otros procesos
+    se queden sin nada antes. Así, cada fichero va al primer proceso que se queda libre, el más largo
+    primero, y al final no queda uno solo trabajando mientras los demás esperan. Lo que se cambia es
+    `_reschedule` (no hay ajuste público para esto); test_niveles.py comprueba que sigue existiendo y
+    que reparte así.
+    """
+    from xdist.scheduler import LoadFileScheduling
+
+    class UnFicheroCadaVez(LoadFileScheduling):
+        def _reschedule(self, node):
+            # Con una prueba pendiente, el proceso ya está parado: no la ejecuta sin saber cuál es la
+            # siguiente (pytest la necesita para el teardown de los fixtures).
+            if not node.shutting_down and self.workqueue and self._pending_of(self.assigned_work[node]) > 1:
+                return
+            super()._reschedule(node)
+
+    return UnFicheroCadaVez
+
+
 _tardado = defaultdict(float)
 
 
