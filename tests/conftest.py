@@ -133,6 +133,7 @@ def _de_mas_lento_a_mas_rapido(config, items):
     return [item for fichero in sorted(por_fichero, key=peso) for item in por_fichero[fichero]]
 
 
+@pytest.hookimpl(optionalhook=True)  # `make test-rapido` corre sin pytest-xdist
 def pytest_xdist_make_scheduler(config, log):
     """Con `--dist loadfile`, el reparto de UnFicheroCadaVez."""
     if config.getoption("dist", None) == "loadfile":

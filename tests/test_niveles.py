@@ -80,7 +80,7 @@ def test_lanzar_un_proceso_sin_pedir_procesos_falla_aunque_la_prueba_se_trague_e
 
 
 def test_el_nivel_de_cada_prueba_sale_de_sus_fixtures(carpeta):
-    rapidas, _ = _pytest(carpeta, "-m", "rapido")
+    rapidas, _ = _pytest(carpeta, "-m", "rapido", "-p", "no:xdist")  # como `make test-rapido`
     lentas, _ = _pytest(carpeta, "-m", "lento")
     assert set(rapidas) == {"test_sin_procesos", "test_lanza_sin_pedirlo", "test_lanza_y_se_traga_el_fallo"}
     assert lentas == {"test_lanza_en_un_fixture_que_pide_procesos": "PASSED", "test_lanza_y_pide_procesos": "PASSED"}
