@@ -22,8 +22,8 @@ LLAMADA = 1                 # una llamada a `ejecutar` (o leer una respuesta del
 LLAMADA_AGOTADA = 0.5       # una llamada a `ejecutar` de una respuesta que ya se ha quedado sin tiempo una vez
 COMPROBACIONES = 10         # todas las comprobaciones de una entrega juntas; agotado, las que faltan suspenden
 # Los topes de la jaula del corrector (CARGA, LLAMADA, LLAMADA_AGOTADA, COMPROBACIONES) no cuentan lo que
-# sus procesos esperan a que les toque una CPU (course/aislado/reloj.py): con la máquina cargada, cada uno
-# se alarga así, hasta ALARGUE_POR_CARGA veces lo que dice como mucho.
+# sus procesos esperan a que les toque una CPU, ni lo que trabaja el propio corrector (course/aislado/reloj.py):
+# con la máquina cargada, cada uno se alarga así, hasta ALARGUE_POR_CARGA veces lo que dice como mucho.
 ALARGUE_POR_CARGA = 5
 HILOS_CON_ESPERA = 1_000    # hilos de una jaula cuya espera se mira; los de más no se descuentan
 # La alarma de una llamada a `ejecutar` fuera de una jaula: con ella acota `revisar(ejecutar)` cada llamada

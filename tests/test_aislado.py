@@ -235,6 +235,35 @@ def test_las_operaciones_del_entorno_las_cuenta_el_corrector():
     assert Contado.usos == 1 and entorno["nueva.txt"] == "hola"
 
 
+def _gasta(segundos):
+    fin = time.thread_time() + segundos
+    while time.thread_time() < fin:
+        pass
+
+
+def test_lo_que_trabaja_el_corrector_no_se_cobra_a_la_respuesta():
+    # El entorno tarda 1,5 s de CPU del corrector en contestar, como una pasada larga de su recolector de
+    # basura: la llamada, honesta, no suspende; cobrándoselo, no habría terminado en su segundo.
+    class Lento(dict):
+        def __contains__(self, clave):
+            _gasta(1.5)
+            return super().__contains__(clave)
+
+    with CodigoAislado(BUENA) as aislado:
+        inicio = time.monotonic()
+        obs = aislado.ejecutar(llamada("t1", "leer", ruta="lista.txt"), Lento(ENTORNO))
+    assert obs["content"] == ENTORNO["lista.txt"] and obs["is_error"] is False
+    assert time.monotonic() - inicio > limites.LLAMADA
+    # Una respuesta que hace trabajar al corrector sin parar se corta igual: su parte de cada vuelta se
+    # cobra, y el plazo no pasa de su tope de reloj.
+    pregunta_sin_fin = "def ejecutar(llamada, entorno):\n    while True:\n        'lista.txt' in entorno\n"
+    with CodigoAislado(pregunta_sin_fin) as aislado:
+        assert aislado.cargar() is None
+        suspenso, reloj = _llamada_medida(aislado)
+    assert isinstance(suspenso, Suspenso) and "no ha terminado en 1 segundo" in str(suspenso), suspenso
+    assert reloj < limites.LLAMADA * limites.ALARGUE_POR_CARGA + 1, reloj
+
+
 def test_el_cuestionario_se_lee_como_datos():
     with CodigoAislado("") as aislado:
         assert aislado.valor('respuesta_4 = {"a", "d"}', "respuesta_4") == {"a", "d"}

@@ -80,7 +80,8 @@ class CodigoAislado:
     El tiempo, con los topes de course/limites.py: cada llamada tiene el suyo, más corto en cuanto una
     se ha quedado sin tiempo (una respuesta que no termina no se vuelve a pagar entera), y todas las de
     la entrega juntas tienen `tiempo` segundos como mucho, contados desde la primera orden. Lo que la
-    jaula y el corrector esperan a que les toque una CPU no se cobra (course/aislado/reloj.py).
+    jaula y el corrector esperan a que les toque una CPU no se cobra, ni lo que trabaja el corrector
+    mientras tanto (course/aislado/reloj.py).
     """
 
     # La alarma de respaldo del corrector de confianza (course/calificacion.py) para una llamada: la jaula
@@ -93,7 +94,7 @@ class CodigoAislado:
         self.cargado = False
         self.error_al_cargar = None  # por qué no se puede cargar la respuesta, si no se puede
         self.tiempo = tiempo
-        self._espera = Espera()      # lo que esperan la CPU la jaula y este hilo, que no se cobra
+        self._espera = Espera()      # lo que no se cobra: la espera por la CPU, y el trabajo de este hilo
         self._entrega = None         # el plazo de toda la entrega (empieza con la primera orden)
         self.agotada = False         # si alguna llamada a ejecutar se ha quedado ya sin tiempo
 

@@ -1,45 +1,55 @@
-"""El tiempo que se cobra a una respuesta en su jaula: el del reloj, menos lo que ha esperado turno de CPU.
+"""El tiempo que se cobra a una respuesta en su jaula: el del reloj, menos lo que no es suyo.
 
 Con la clase corregida en todos los núcleos (course/clase.py), o con la máquina ocupada en otra cosa,
 un proceso listo para correr puede pasar un rato esperando a que quede libre una CPU. Ese rato no es
 de la respuesta: una llamada honesta, que tarda milésimas, podría pasar de su tope de un segundo solo
-por la carga, y suspender. Linux apunta esa espera por hilo, en nanosegundos (el segundo número de
-/proc/<pid>/task/<tid>/schedstat); aquí se descuenta la de los procesos de la jaula y la del hilo del
-corrector que la atiende (mientras este espera su turno, la jaula espera su respuesta).
+por la carga, y suspender. Tampoco es suyo lo que trabaja el corrector mientras ella espera su
+respuesta: leer y escribir los mensajes, hacer las operaciones del entorno, y, de vez en cuando, una
+pasada de su recolector de basura (con cientos de cuadernos corregidos en el proceso, se han medido
+0,2 s de CPU en una sola). Linux apunta las dos cosas por hilo, en nanosegundos (el primer y el
+segundo número de /proc/<pid>/task/<tid>/schedstat: lo que ha corrido y lo que ha esperado turno);
+aquí se descuenta la espera de los procesos de la jaula, y la espera y el trabajo del hilo del
+corrector que la atiende.
 
 Lo demás se sigue cobrando: un bucle sin fin gasta su tiempo cada vez que le toca correr, y una
 respuesta que duerme o se queda esperando algo también (dormir no es esperar la CPU). El descuento
 tiene un tope: un plazo de `s` segundos no dura más de `s * limites.ALARGUE_POR_CARGA` de reloj, por
-cargada que esté la máquina. Donde Linux no lo apunta, el descuento es cero: el reloj, sin más.
+cargada que esté la máquina o por mucho que una respuesta haga trabajar al corrector. Donde Linux no
+lo apunta, el descuento es cero: el reloj, sin más.
 """
 
 import os
+import threading
 import time
 
 from course import limites
 
 
-def _espera(ruta):
-    """Los segundos que el hilo de `ruta` (su carpeta en /proc) ha esperado la CPU, o None si no se sabe."""
+def _segundos(ruta, campos):
+    """La suma de esos `campos` del schedstat del hilo de `ruta` (su carpeta en /proc), en segundos, o None."""
     try:
         with open(os.path.join(ruta, "schedstat"), "rb") as f:
-            return int(f.read().split()[1]) / 1e9
+            numeros = f.read().split()
+        return sum(int(numeros[i]) for i in campos) / 1e9
     except (OSError, IndexError, ValueError):
         return None
 
 
+CORRIDO, ESPERADO = 0, 1  # los campos de schedstat
+
+
 class Espera:
-    """Lo que han esperado la CPU, en total, el árbol de procesos de `raiz` y los hilos que lo atienden
-    (los que llaman a `total`)."""
+    """Lo que no se cobra a la respuesta, en total: lo que han esperado la CPU el árbol de procesos de
+    `raiz` y el hilo que lo atiende (el que llama a `total`), y lo que este ha trabajado."""
 
     def __init__(self):
         self.raiz = None   # el pid del proceso de la jaula (el de fuera: los demás cuelgan de él)
-        self._vistas = {}  # hilo → su espera, la última leída: la de un hilo que ya ha acabado no se pierde
+        self._vistas = {}  # hilo → lo último que se le ha leído: lo de un hilo que ya ha acabado no se pierde
 
     def total(self):
-        este = "/proc/self/task/%d" % getattr(os, "gettid", os.getpid)()
-        for hilo in [este, *self._hilos_de(self.raiz)]:
-            segundos = _espera(hilo)
+        este = "/proc/self/task/%d" % threading.get_native_id()
+        for hilo, campos in [(este, (CORRIDO, ESPERADO)), *((h, (ESPERADO,)) for h in self._hilos_de(self.raiz))]:
+            segundos = _segundos(hilo, campos)
             if segundos is not None:
                 self._vistas[hilo] = segundos
         return sum(self._vistas.values())
