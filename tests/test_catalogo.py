@@ -43,6 +43,7 @@ from course.entregas import escribir_entrega, soluciones
 from entregas_raras import raras
 from harness.revision.diagnosticos import EQUIVOCACION
 from mutantes import mutantes
+from nucleos import validar
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
 NBGRADER = Path(sys.executable).with_name("nbgrader")
@@ -466,11 +467,9 @@ HONESTAS_PARA_VALIDAR = ["correcto_try_except", "correcto_cadena_if", "correcto_
 def test_validate_del_estudiante_dice_lo_mismo_que_autograde(corregido, estudiante, tmp_path):
     """Con código honesto, la prueba visible del salmorejo en Validate (en el núcleo del estudiante, sin
     jaula ni pruebas ocultas) pasa exactamente cuando autograde le da los puntos del salmorejo."""
-    from nbgrader.validator import Validator
-
     copia = tmp_path / CUADERNO
     shutil.copy(corregido["curso"] / "submitted" / estudiante / TAREA / CUADERNO, copia)
-    fallos = Validator().validate(str(copia)).get("failed", [])
+    fallos = validar(copia).get("failed", [])
     falla_el_salmorejo = any("bucle(" in f["source"] for f in fallos)
     assert not [f for f in fallos if "respuesta_" in f["source"]], "el cuestionario está contestado"
     # La celda del salmorejo puntúa, sin que pase la prueba visible, cuando su fallo ya resta en otra celda.

@@ -8,6 +8,7 @@ from nbclient import NotebookClient
 from course.calificacion import Suspenso
 from course.cuestionario import PREGUNTAS, celda_formativa, corregir, respuestas_del_cuaderno
 from harness.aula.cuestionario import RESPUESTA_MIME, FormatoNoValido, _Pregunta, interpretar
+from nucleos import NucleoPorFicheros
 
 CLAVE = {n: dict(p, opciones=p["explicaciones"]) for n, p in PREGUNTAS.items()}  # opción → por qué
 
@@ -142,7 +143,7 @@ def test_el_corrector_solo_suspende_por_formato_lo_que_interpretar_rechaza(n, re
 def _ejecutado(*fuentes):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(f) for f in fuentes]
-    NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True).execute()
+    NotebookClient(nb, kernel_manager_class=NucleoPorFicheros, timeout=60, kernel_name="python3", allow_errors=True).execute()
     return nb.cells
 
 

@@ -12,6 +12,7 @@ from course import CUADERNO, RAIZ, TAREA, corregir, paquete
 from course.clase import notas as notas_de
 from course.entregas import leer_ejemplo, soluciones
 from cursos import copiar_curso, nbgrader
+from nucleos import NucleoPorFicheros, validar
 
 # El modo del cuestionario con el que está generada release/: el de nbgrader_config.py.
 MODO = re.search(r'^c\.Cuestionario\.modo = "(\w+)"', (RAIZ / "nbgrader_config.py").read_text(), re.M).group(1)
@@ -81,7 +82,7 @@ def fuente_ejecutada(procesos, tmp_path_factory):
     """El cuaderno fuente, con sus soluciones, ejecutado entero en un núcleo de verdad."""
     cuaderno = nbformat.read(FUENTE, as_version=4)
     carpeta = tmp_path_factory.mktemp("fuente")
-    NotebookClient(cuaderno, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
+    NotebookClient(cuaderno, kernel_manager_class=NucleoPorFicheros, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
     return cuaderno
 
 
@@ -169,11 +170,9 @@ def test_validate_acepta_la_fuente():
 
 @pytest.mark.usefixtures("procesos")
 def test_validate_en_la_release_sin_contestar_falla_solo_en_cuestionario_y_desafio(tmp_path):
-    from nbgrader.validator import Validator
-
     copia = tmp_path / CUADERNO
     copia.write_bytes(RELEASE.read_bytes())
-    fallos = Validator().validate(str(copia))
+    fallos = validar(copia)
     assert set(fallos) == {"failed"}, fallos
     celdas = [f["source"] for f in fallos["failed"]]
     preguntas = (1, 2, 3, 4) if MODO == "calificado" else ()  # las formativas no se validan: no puntúan

@@ -12,6 +12,7 @@ from nbclient import NotebookClient
 from harness import ENTORNO, FueraDelGuion, añadir_y_fallar, error, leer, listar, llamada, resultado, una_y_dos
 from harness.aula.ejercicios import CASOS_DE_LA_REGLA, Escapada, NoPasa, comprobar_contestacion, comprobar_regla, en_prueba
 from harness.salmorejo import VISTO
+from nucleos import NucleoPorFicheros
 from referencia import ejecutar_a_medias, ejecutar_correcto
 
 @pytest.fixture(scope="module", autouse=True)
@@ -191,7 +192,7 @@ def test_las_quejas_se_ven_sin_traza_en_un_nucleo_de_verdad():
         "en_prueba(ejecutar)(llamada('t2', 'leer', ruta='no.txt'), dict(ENTORNO))",
         "raise NoPasa('cuando leer lanza X, debería llegar esto\\ny ha llegado aquello.')",
     ]]
-    NotebookClient(nb, kernel_name="python3", timeout=60, allow_errors=True).execute()
+    NotebookClient(nb, kernel_manager_class=NucleoPorFicheros, kernel_name="python3", timeout=60, allow_errors=True).execute()
     errores = [[o for o in c.outputs if o.output_type == "error"] for c in nb.cells[1:]]
     assert [e[0].ename for e in errores] == ["FueraDelGuion", "Escapada", "NoPasa"]
     for (salida,) in errores:

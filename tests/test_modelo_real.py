@@ -29,6 +29,7 @@ from harness import ENTORNO, HERRAMIENTAS, ModeloGuionizado, bucle, error, guion
 from harness.aula.claude import REINTENTOS, ModeloClaude, RespuestaCortada, SinRespuesta, guion_desde, que_falta
 from harness.revision import NoCumple, conversaciones
 from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
+from nucleos import NucleoPorFicheros
 from referencia import ejecutar_a_medias, ejecutar_correcto
 
 CLAVE = "clave-de-prueba"
@@ -367,7 +368,7 @@ def test_con_clave_la_seccion_espera_al_boton(api, tmp_path):
     nb.cells.append(pulsar)
     todas = len(nb.cells) - 1
     api.plan = [mensaje(r) for r in RESPUESTAS] * 2
-    cliente = NotebookClient(nb, timeout=60, resources={"metadata": {"path": str(tmp_path)}})
+    cliente = NotebookClient(nb, kernel_manager_class=NucleoPorFicheros, timeout=60, resources={"metadata": {"path": str(tmp_path)}})
     with cliente.setup_kernel(env=dict(os.environ)):
         for i, celda in enumerate(nb.cells[:todas]):
             cliente.execute_cell(celda, i)

@@ -23,6 +23,7 @@ from course.cuestionario import IMPORTA, PREGUNTAS, respuestas_del_cuaderno
 from course.entregas import escribir_entrega, soluciones
 from cursos import nbgrader
 from harness.aula.cuestionario import RESPUESTA_MIME
+from nucleos import validar
 
 BUENAS = soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))
 MALAS = {"respuesta-1": 'respuesta_1 = "a"', "respuesta-2": 'respuesta_2 = "d"',
@@ -162,11 +163,9 @@ def test_respuestas_del_cuaderno_lee_lo_que_lee_el_corrector(curso):
 
 
 def test_validate_de_la_release_sin_contestar(curso, tmp_path):
-    from nbgrader.validator import Validator
-
     copia = tmp_path / CUADERNO
     copia.write_bytes(curso["release"].read_bytes())
-    fallos = [f["source"] for f in Validator().validate(str(copia)).get("failed", [])]
+    fallos = [f["source"] for f in validar(copia).get("failed", [])]
     esperados = 2 + (len(PREGUNTAS) if curso["modo"] == "calificado" else 0)  # y las dos pruebas visibles del desafío
     assert len(fallos) == esperados, fallos
     assert sum("bucle(" in f for f in fallos) == 1 and sum("DiscoQueFalla" in f for f in fallos) == 1

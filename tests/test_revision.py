@@ -15,6 +15,7 @@ from harness import llamada
 from harness.revision.diagnosticos import EQUIVOCACION, NoCumple
 from harness.revision import CLAUSULAS, DE_LOS_FALLOS, DIAGNOSTICOS, PRUEBAS, REGLA, revisar
 from harness.revision.vigilancia import Espia, probar
+from nucleos import NucleoPorFicheros
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
 
@@ -182,7 +183,7 @@ def _release_con(respuesta=None, codigo=None):
     for celda in cuaderno.cells:
         if celda.metadata.get("nbgrader", {}).get("grade_id") == "ejecutar" and codigo is not None:
             celda.source = codigo
-    NotebookClient(cuaderno, timeout=120, kernel_name="python3", allow_errors=True,
+    NotebookClient(cuaderno, kernel_manager_class=NucleoPorFicheros, timeout=120, kernel_name="python3", allow_errors=True,
                    resources={"metadata": {"path": str(RAIZ / "release" / TAREA)}}).execute()
     return {c.get("id"): ("".join(o.get("text", "") for o in c.outputs if o.output_type == "stream"),
                           next((o for o in c.outputs if o.output_type == "error"), None))

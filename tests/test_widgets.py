@@ -15,6 +15,7 @@ from harness.aula import explorador, visor
 from harness.aula.widgets import LECCION
 from harness.guionizado import ModeloGuionizado, guion_de
 from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
+from nucleos import NucleoPorFicheros
 from referencia import ejecutar_correcto
 
 VISTA = "application/vnd.jupyter.widget-view+json"
@@ -223,7 +224,7 @@ def test_nbconvert_enseña_las_copias_de_un_cuaderno_ejecutado_con_un_nucleo_de_
         "visor(INICIO + [('asistente', RESPUESTAS[0]), ('usuario', VISTO[0])], 'El primer turno')",
     ]]
     # nbgrader ejecuta así, si su configuración no guarda el estado de los widgets (Execute.store_widget_state).
-    NotebookClient(nb, kernel_name="python3", store_widget_state=False, timeout=60).execute()
+    NotebookClient(nb, kernel_manager_class=NucleoPorFicheros, kernel_name="python3", store_widget_state=False, timeout=60).execute()
     assert all(VISTA in c.outputs[0]["data"] for c in nb.cells[1:])
     pagina, _ = HTMLExporter().from_notebook_node(nb)
     texto = visible(pagina)
