@@ -5,7 +5,7 @@ un proceso listo para correr puede pasar un rato esperando a que quede libre una
 de la respuesta: una llamada honesta, que tarda milésimas, podría pasar de su tope de un segundo solo
 por la carga, y suspender. Tampoco es suyo lo que trabaja el corrector mientras ella espera su
 respuesta: leer y escribir los mensajes, hacer las operaciones del entorno, y, de vez en cuando, una
-pasada de su recolector de basura (con cientos de cuadernos corregidos en el proceso, se han medido
+pasada de su recolector de basura (con decenas de cuadernos corregidos en el proceso, se han medido
 0,2 s de CPU en una sola). Linux apunta las dos cosas por hilo, en nanosegundos (el primer y el
 segundo número de /proc/<pid>/task/<tid>/schedstat: lo que ha corrido y lo que ha esperado turno);
 aquí se descuenta la espera de los procesos de la jaula, y la espera y el trabajo del hilo del
