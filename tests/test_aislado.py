@@ -242,18 +242,23 @@ def _gasta(segundos):
 
 
 def test_lo_que_trabaja_el_corrector_no_se_cobra_a_la_respuesta():
-    # El entorno tarda 1,5 s de CPU del corrector en contestar, como una pasada larga de su recolector de
+    # El entorno tarda 1,2 s de CPU del corrector en contestar, como una pasada larga de su recolector de
     # basura: la llamada, honesta, no suspende; cobrándoselo, no habría terminado en su segundo.
     class Lento(dict):
         def __contains__(self, clave):
-            _gasta(1.5)
+            _gasta(1.2)
             return super().__contains__(clave)
 
     with CodigoAislado(BUENA) as aislado:
         inicio = time.monotonic()
-        obs = aislado.ejecutar(llamada("t1", "leer", ruta="lista.txt"), Lento(ENTORNO))
-    assert obs["content"] == ENTORNO["lista.txt"] and obs["is_error"] is False
-    assert time.monotonic() - inicio > limites.LLAMADA
+        try:
+            obs = aislado.ejecutar(llamada("t1", "leer", ruta="lista.txt"), Lento(ENTORNO))
+        except Suspenso:
+            # Solo si la máquina va tan cargada que esos 1,2 s de CPU duran más que el tope de reloj.
+            assert time.monotonic() - inicio >= limites.LLAMADA * limites.ALARGUE_POR_CARGA
+        else:
+            assert obs["content"] == ENTORNO["lista.txt"] and obs["is_error"] is False
+            assert time.monotonic() - inicio > limites.LLAMADA
     # Una respuesta que hace trabajar al corrector sin parar se corta igual: su parte de cada vuelta se
     # cobra, y el plazo no pasa de su tope de reloj.
     pregunta_sin_fin = "def ejecutar(llamada, entorno):\n    while True:\n        'lista.txt' in entorno\n"
