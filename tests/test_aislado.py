@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from course import limites
+from course import calificacion, limites
 from course.aislado import jaula, protocolo
 from course.aislado.cliente import CodigoAislado, en_segundos
 from course.aislado.protocolo import Opaco
@@ -168,6 +168,28 @@ def ejecutar(llamada, entorno):
     for nombre in COMPROBACIONES:  # ninguna se achaca a una equivocación: no ha habido tiempo de probarlas
         assert "Se ha acabado el tiempo de las comprobaciones de tu entrega (2 segundos" in fallos[nombre], fallos
         assert "Equivocación" not in fallos[nombre], fallos
+
+
+def test_una_llamada_cortada_porque_se_acaba_el_tiempo_de_la_entrega_no_es_una_equivocacion():
+    # Llamadas cortas mientras la entrega tiene tiempo; la que empieza con menos de un segundo por delante
+    # tarda más de lo que le queda (no más que el tope de una llamada si lo tuviera entero, pero eso da
+    # igual): se corta en lo que le quedaba a la entrega, y eso no dice que esta llamada no acabe.
+    codigo = "import time\n_inicio = time.monotonic()\n" + BUENA + '''
+_ejecutar_bien = ejecutar
+def ejecutar(llamada, entorno):
+    time.sleep(0.3 if time.monotonic() - _inicio < 0.8 else 5)
+    return _ejecutar_bien(llamada, entorno)
+'''
+    with CodigoAislado(codigo, tiempo=1.5) as aislado:
+        aislado.cargar()
+        todos = calificacion.veredictos(aislado)  # también los de las cláusulas que no son una celda
+    sin_tiempo = {n: v for n, v in todos.items() if not v.puntua}
+    assert set(COMPROBACIONES) <= set(sin_tiempo), todos
+    a_medias = [n for n, v in sin_tiempo.items() if "y esta se ha cortado a medias" in v.texto]
+    assert len(a_medias) == 1, todos
+    for nombre, v in sin_tiempo.items():
+        assert "Se ha acabado el tiempo de las comprobaciones de tu entrega (1,5 segundos" in v.texto, v.texto
+        assert not v.diagnosticos and "no ha terminado" not in v.texto and "Equivocación" not in v.texto, v.texto
 
 
 @contextlib.contextmanager

@@ -220,10 +220,13 @@ class CodigoAislado:
             self._entrega = Plazo(self.tiempo, self._espera)
         queda = self._entrega.queda(al_dia=True)
         if queda <= 0:
-            raise Suspenso("Se ha acabado el tiempo de las comprobaciones de tu entrega (%s entre todas) "
-                           "y esta ya no se ha hecho. ¿Tarda mucho tu ejecutar en cada llamada?"
-                           % en_segundos(self.tiempo))
+            raise self._sin_tiempo("esta ya no se ha hecho")
         return min(segundos, queda)
+
+    def _sin_tiempo(self, que_ha_pasado):
+        """El Suspenso de cuando se acaba el tiempo de la entrega: no se achaca a ninguna equivocación."""
+        return Suspenso("Se ha acabado el tiempo de las comprobaciones de tu entrega (%s entre todas) y %s. "
+                        "¿Tarda mucho tu ejecutar en cada llamada?" % (en_segundos(self.tiempo), que_ha_pasado))
 
     def cargar(self):
         """Carga la respuesta en la jaula (una vez por jaula); devuelve por qué no se puede cargar, o None."""
@@ -258,8 +261,11 @@ class CodigoAislado:
             respuesta = self._pide({"llamada": codificar(llamada)}, tope, entorno)
         except TimeoutError:
             if tope < pedido:
-                porque = " Era lo que quedaba del tiempo de las comprobaciones de tu entrega."
-            elif self.agotada:
+                # Se ha cortado en lo que le quedaba a la entrega, no en el tope de una llamada: que no
+                # haya acabado a tiempo no dice nada de esta llamada (podía faltarle una décima).
+                self.agotada = True
+                raise self._sin_tiempo("esta se ha cortado a medias") from None
+            if self.agotada:
                 porque = " Como ya se había quedado sin tiempo con otra llamada, esta vez ha tenido menos."
             else:
                 porque = ""
