@@ -9,7 +9,10 @@ en la línea `diagnóstico:`, qué equivocaciones tiene que reconocer el correct
 correcta), por su nombre de `course.calificacion.DIAGNOSTICOS`.
 
 Los mutantes (tests/mutantes.py) son la solución del cuaderno fuente con una equivocación o dos,
-cada uno con lo que merece según la rúbrica (docs/calificacion.md).
+cada uno con lo que merece según la rúbrica (docs/calificacion.md). Todos pasan por el corrector de
+confianza en su jaula, que es quien decide las celdas `ejecutar-*` en la clase; unos pocos, además, por
+la clase entera, y dan lo mismo (la rúbrica la mira el corrector: el núcleo y nbgrader ya los prueban
+las demás entregas, y así la clase tiene unos 35 cuadernos menos que corregir).
 
 El módulo monta un curso temporal, genera la tarea, entrega un cuaderno por fichero y por mutante
 (con el cuestionario bien contestado, sacado de las soluciones del cuaderno fuente), unos pocos con
@@ -81,6 +84,10 @@ PUERTOS_ESPIA = range(8888, 8898)  # los que prueba tests/trampas/red.py
 RARAS = raras()
 # Y los mutantes del ejecutar de referencia, cada uno con la nota que le da la rúbrica (tests/mutantes.py).
 MUTANTES = mutantes()
+# Los que además se entregan y se corrigen en la clase: los que las pruebas de la retroalimentación leen, y uno
+# de cada manera de no contestar (se cuelga, copia el entorno, no mira el esquema).
+MUTANTES_EN_LA_CLASE = ["errata", "relanza", "traga-todo", "esquema-como-resultado+error-como-resultado",
+                        "sin-return", "repr+strip", "reintenta-siempre", "copia", "sin-esquema"]
 TRABAJOS = 3  # procesos de la corrección de la clase: dos núcleos y uno más, como `make grade`
 
 
@@ -216,9 +223,9 @@ def corregido(publicado, tmp_path_factory, request):
         esperado[otro or estudiante] = dict(correcto.esperado if rara.esperado == "todo" else ceros, **sin_contestar)
 
     # Los mutantes del ejecutar de referencia (tests/mutantes.py), con el cuestionario bien contestado.
-    for nombre, mutante in MUTANTES.items():
-        entregar("mutante_" + nombre, dict(cuestionario, ejecutar=mutante.codigo))
-        esperado["mutante_" + nombre] = dict(mutante.esperado, **todo_bien)
+    for nombre in MUTANTES_EN_LA_CLASE:
+        entregar("mutante_" + nombre, dict(cuestionario, ejecutar=MUTANTES[nombre].codigo))
+        esperado["mutante_" + nombre] = dict(MUTANTES[nombre].esperado, **todo_bien)
 
     espia = _espia()
     espia.settimeout(0)
@@ -350,7 +357,7 @@ def test_cada_equivocacion_del_catalogo_se_reconoce_por_su_nombre(corregido):
     assert not fallos, "diagnósticos distintos de los esperados:\n" + "\n".join(fallos)
 
 
-def test_una_equivocacion_resta_en_una_sola_celda(corregido):
+def test_una_equivocacion_resta_en_una_sola_celda(corregido, rubrica):
     """Salvo las que dejan sin respuesta (entonces no hay puntos en ninguna), cada una resta en su casa y solo en ella."""
     from harness.revision.diagnosticos import DIAGNOSTICOS
     casas = {d: c.casa for d, c in DIAGNOSTICOS.items() if c.casa}
@@ -359,7 +366,8 @@ def test_una_equivocacion_resta_en_una_sola_celda(corregido):
     for estudiante, (diagnosticos, esperado) in todas.items():
         sin_respuesta = not any(esperado.values())  # p. ej. reintenta sin fin: no contesta
         if diagnosticos and diagnosticos <= set(casas) and not sin_respuesta:
-            perdidas = {c for c, v in corregido["notas"][estudiante].items() if c.startswith("ejecutar-") and v < corregido["maximos"][c]}
+            perdidas = {c for c, v in _notas(corregido, rubrica, estudiante).items()
+                        if c.startswith("ejecutar-") and v < corregido["maximos"][c]}
             assert perdidas == {"ejecutar-" + casas[d] for d in diagnosticos}, (estudiante, perdidas)
 
 
@@ -602,21 +610,53 @@ def test_hay_mutantes_de_cada_clausula_y_parejas():
         assert mutante.codigo != ENTREGAS["correcto_try_except"].codigo and "def ejecutar(" in mutante.codigo, nombre
 
 
-def test_cada_mutante_saca_lo_que_le_da_la_rubrica(corregido):
+@pytest.fixture(scope="module")
+def rubrica(corregido):
+    """mutante → {celda ejecutar-*: (puntos, diagnósticos)}, de cada mutante con el corrector de confianza en su
+    jaula, como decide esas celdas VeredictosDeConfianza al corregir la clase (course/aislado/corrector.py)."""
+    from course.aislado.cliente import CodigoAislado
+    from course.calificacion import COMPROBACIONES, veredicto
+    hechos = {}
+    for nombre, mutante in MUTANTES.items():
+        with CodigoAislado(mutante.codigo) as codigo:
+            codigo.cargar()
+            hechos[nombre] = {}
+            for prueba in COMPROBACIONES:
+                puntua, _, diagnosticos = veredicto(prueba, codigo)
+                celda = "ejecutar-" + prueba
+                hechos[nombre][celda] = (corregido["maximos"][celda] if puntua else 0.0, diagnosticos)
+    return hechos
+
+
+def _notas(corregido, rubrica, estudiante):
+    """Los puntos de cada celda ejecutar-* de una entrega de la clase o de un mutante."""
+    if estudiante.startswith("mutante_"):
+        return {c: puntos for c, (puntos, _) in rubrica[estudiante.removeprefix("mutante_")].items()}
+    return corregido["notas"][estudiante]
+
+
+def test_en_la_clase_un_mutante_saca_lo_mismo_que_en_su_jaula(corregido, rubrica):
+    """Los mutantes que también se corrigen con nbgrader: mismos puntos y diagnósticos en cada celda."""
+    for nombre in MUTANTES_EN_LA_CLASE:
+        notas, diagnosticos = corregido["notas"]["mutante_" + nombre], _diagnosticos(corregido, "mutante_" + nombre)
+        assert {c: (notas[c], diagnosticos[c]) for c in rubrica[nombre]} == rubrica[nombre], nombre
+
+
+def test_cada_mutante_saca_lo_que_le_da_la_rubrica(rubrica):
     """Celda a celda: lo que dice la rúbrica (tests/mutantes.py) de las equivocaciones que introduce cada mutante."""
     fallos = []
     for nombre, mutante in MUTANTES.items():
-        notas = corregido["notas"]["mutante_" + nombre]
+        notas = {c: puntos for c, (puntos, _) in rubrica[nombre].items()}
         distintas = {c: (notas[c], v) for c, v in mutante.esperado.items() if notas[c] != v}
         if distintas:
             fallos.append("  %-45s (obtenido, esperado): %s" % (nombre, distintas))
-        vistos = {d for ds in _diagnosticos(corregido, "mutante_" + nombre).values() for d in ds}
+        vistos = {d for _, ds in rubrica[nombre].values() for d in ds}
         if vistos != mutante.diagnosticos:
             fallos.append("  %-45s diagnósticos %s, esperados %s" % (nombre, sorted(vistos), sorted(mutante.diagnosticos)))
     assert not fallos, "mutantes que no sacan lo que dice la rúbrica:\n" + "\n".join(fallos)
 
 
-def test_sin_avisar_de_un_fallo_no_se_llega_a_la_mitad(corregido):
+def test_sin_avisar_de_un_fallo_no_se_llega_a_la_mitad(corregido, rubrica):
     """La idea de la lección: un ejecutar que nunca contesta a una clase de fallo con un error que diga qué ha
     pasado no llega a la mitad del desafío (las dos medidas de la issue 20: 8 y 9 de 12 antes)."""
     from mutantes import OPERADORES
@@ -624,7 +664,7 @@ def test_sin_avisar_de_un_fallo_no_se_llega_a_la_mitad(corregido):
     callan = [n for n in MUTANTES if any(OPERADORES[o].calla for o in n.split("+"))]
     assert {"traga-todo", "esquema-como-resultado+error-como-resultado", "error-como-resultado"} <= set(callan)
     for nombre in callan:
-        puntos = sum(v for c, v in corregido["notas"]["mutante_" + nombre].items() if c.startswith("ejecutar-"))
+        puntos = sum(p for p, _ in rubrica[nombre].values())
         assert puntos < mitad, (nombre, puntos)
 
 
@@ -643,7 +683,7 @@ def _revisar_con_los_casos_ocultos(codigo, archivo):
     return {"ejecutar-" + n: (veredictos[n].puntua, veredictos[n].diagnosticos) for n in PRUEBAS}
 
 
-def test_revisar_y_el_corrector_no_pueden_discrepar(corregido):
+def test_revisar_y_el_corrector_no_pueden_discrepar(corregido, rubrica):
     """Con los mismos casos, las reglas de `revisar` en el núcleo del estudiante dan, celda a celda, lo mismo
     que el corrector de la clase con la respuesta en su jaula: para cada mutante y cada entrega del catálogo."""
     codigos = {"mutante_" + n: m.codigo for n, m in MUTANTES.items()}
@@ -651,14 +691,17 @@ def test_revisar_y_el_corrector_no_pueden_discrepar(corregido):
     fallos = []
     for estudiante, codigo in codigos.items():
         aqui = _revisar_con_los_casos_ocultos(codigo, "<%s>" % estudiante)
-        notas, diagnosticos = corregido["notas"][estudiante], _diagnosticos(corregido, estudiante)
-        alli = {c: (notas[c] == corregido["maximos"][c], diagnosticos[c]) for c in aqui}
+        if estudiante.startswith("mutante_"):
+            alli = {c: (p == corregido["maximos"][c], d) for c, (p, d) in rubrica[estudiante.removeprefix("mutante_")].items()}
+        else:
+            notas, diagnosticos = corregido["notas"][estudiante], _diagnosticos(corregido, estudiante)
+            alli = {c: (notas[c] == corregido["maximos"][c], diagnosticos[c]) for c in aqui}
         if aqui != alli:
             fallos.append("  %-45s %s" % (estudiante, {c: (aqui[c], alli[c]) for c in aqui if aqui[c] != alli[c]}))
     assert not fallos, "revisar (aquí, alli) y el corrector discrepan:\n" + "\n".join(fallos)
 
 
-def test_la_tabla_del_readme_es_la_de_los_mutantes(corregido):
+def test_la_tabla_del_readme_es_la_de_los_mutantes(rubrica):
     """docs/calificacion.md: una fila por mutante, con sus puntos, que son los que saca al corregir."""
     from mutantes import tabla
     readme = (RAIZ / "docs" / "calificacion.md").read_text(encoding="utf-8")
@@ -666,7 +709,7 @@ def test_la_tabla_del_readme_es_la_de_los_mutantes(corregido):
     filas = dict(re.findall(r"^\| `([^`]+)` \|[^|]*\|[^|]*\| (\d+) \|$", tabla(), re.M))
     assert set(filas) == set(MUTANTES)
     for nombre, mutante in MUTANTES.items():
-        obtenido = sum(v for c, v in corregido["notas"]["mutante_" + nombre].items() if c.startswith("ejecutar-"))
+        obtenido = sum(p for p, _ in rubrica[nombre].values())
         assert int(filas[nombre]) == sum(mutante.esperado.values()) == obtenido, nombre
 
 
