@@ -122,15 +122,17 @@ def estado(raiz, tarea, estudiante, en_el_gradebook):
 
 
 def notas(raiz, tarea):
-    """{estudiante: (puntos, máximo)} de `tarea`, leídos del gradebook."""
+    """{estudiante: (puntos, máximo)} de `tarea`, leídos del gradebook; los puntos, ya con el descuento por retraso."""
     from nbgrader.api import Gradebook, MissingEntry
+
+    from .complementos import nota_con_descuento
 
     with Gradebook(gradebook(raiz)) as gb:
         maximo = gb.find_assignment(tarea).max_score
         resultado = {}
         for estudiante in gb.students:
             try:
-                resultado[estudiante.id] = (gb.find_submission(tarea, estudiante.id).score, maximo)
+                resultado[estudiante.id] = (nota_con_descuento(gb.find_submission(tarea, estudiante.id)), maximo)
             except MissingEntry:
                 pass
         return resultado
@@ -206,6 +208,8 @@ def corregir_en_paralelo(raiz, tarea, estudiantes, trabajos):
 def _linea(r):
     if r.nota is not None:
         texto = "%-22s %5.1f / %g puntos" % (r.estudiante, r.nota, r.maximo)
+        if r.descuento:
+            texto += " (ya con %g menos por el retraso)" % r.descuento
     else:
         texto = "%-22s sin nota" % r.estudiante
     if not r.bien:
@@ -249,16 +253,25 @@ def corregir_clase(raiz, tarea=TAREA, trabajos=None, informe=True):
 
     csv = raiz / "exports" / "notas.csv"
     curso.exportar(csv)
-    print("Notas en %s." % csv.relative_to(raiz))
+    print("Notas en %s." % _desde_aqui(csv))
     if informe:
         from .informe import escribir_informe
         ruta = escribir_informe(raiz, tarea)
-        print("Informe de la clase en %s." % ruta.relative_to(raiz))
+        print("Informe de la clase en %s." % _desde_aqui(ruta))
     fallidas = sorted(e for e, r in resultados.items() if not r.bien)
     if fallidas:
-        print("No se han podido corregir del todo: %s. Sus mensajes están en exports/registro.txt; "
-              "las demás entregas están corregidas." % ", ".join(recoleccion.mostrar(e, 200) for e in fallidas))
+        print("No se han podido corregir del todo: %s. Sus mensajes están en %s; las demás entregas están "
+              "corregidas." % (", ".join(recoleccion.mostrar(e, 200) for e in fallidas),
+                               _desde_aqui(raiz / "exports" / "registro.txt")))
     return Clase(not fallidas, resultados)
+
+
+def _desde_aqui(ruta):
+    """`ruta` como se escribe desde la carpeta en que se ha lanzado la orden (demo/exports/… para la demo)."""
+    try:
+        return str(Path(ruta).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(ruta)
 
 
 def _guardar_registro(raiz, resultados):

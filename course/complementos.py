@@ -9,6 +9,7 @@
 
 import csv
 import math
+import os
 
 from nbgrader.api import MissingEntry
 from nbgrader.coursedir import CourseDirectory
@@ -33,6 +34,12 @@ class SobrescribirCeldas(OverwriteCells):
             self.log.debug("La celda %s trae las pruebas ocultas de source/ (suma de control esperada).", name)
             return
         super().report_change(name, attr, old, new)
+
+
+def nota_con_descuento(entrega):
+    """La nota que cuenta de una entrega del gradebook: sus puntos menos el descuento por retraso, sin bajar de
+    cero, como la columna `score` del CSV de nbgrader. La terminal de `make grade`, el informe y el CSV dan esta."""
+    return max(0.0, entrega.score - (entrega.late_submission_penalty or 0.0))
 
 
 class DescuentoPorRetraso(LateSubmissionPlugin):
@@ -74,7 +81,9 @@ class NotasSinFormulas(ExportPlugin):
         from .clase import CORREGIDO, SIN_CORREGIR, entregas, estado
 
         raiz = CourseDirectory(config=self.config).root
-        destino = self.to or "grades.csv"
+        # Sin --to, en el mismo sitio que las de `make grade` (nbgrader las dejaría en grades.csv, en la raíz).
+        destino = self.to or os.path.join(raiz, "exports", "notas.csv")
+        os.makedirs(os.path.dirname(os.path.abspath(destino)), exist_ok=True)
         self.log.info("Notas en %s", destino)
         with open(destino, "w", newline="", encoding="utf-8") as f:
             escritor = csv.writer(f, quoting=csv.QUOTE_ALL)
@@ -91,8 +100,7 @@ class NotasSinFormulas(ExportPlugin):
                         entrega = None
                     situacion, motivo = estado(raiz, tarea.name, alumno.id, entrega is not None)
                     # Como las de nbgrader: raw_score es la nota sin descontar; score, con el descuento.
-                    puntos = ([entrega.score, entrega.late_submission_penalty,
-                               max(0.0, entrega.score - entrega.late_submission_penalty)]
+                    puntos = ([entrega.score, entrega.late_submission_penalty, nota_con_descuento(entrega)]
                               if entrega is not None and situacion == CORREGIDO else ["", "", ""])
                     escritor.writerow([sin_formula(tarea.name), tarea.duedate or "",
                                        entrega.timestamp if entrega is not None and entrega.timestamp else "",

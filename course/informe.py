@@ -78,12 +78,13 @@ def datos_de_la_clase(raiz, tarea=TAREA):
     from nbgrader.api import Gradebook, MissingEntry
 
     from .clase import CORREGIDO, SIN_ENTREGA, entregas, estado
+    from .complementos import nota_con_descuento
 
     raiz = Path(raiz)
     estudiantes, fallos, pruebas = [], collections.Counter(), {}
     diagnosticos, elecciones = collections.Counter(), collections.defaultdict(collections.Counter)
     con_diagnosticos, quienes = 0, collections.defaultdict(list)  # estudiantes con diagnósticos; quién tiene cada uno
-    no_corregidos, sin_entrega = [], 0
+    no_corregidos, sin_entrega = [], []
     with Gradebook(gradebook(raiz)) as gb:
         maximo = gb.find_assignment(tarea).max_score
         for s in gb.students:
@@ -94,12 +95,13 @@ def datos_de_la_clase(raiz, tarea=TAREA):
             situacion, motivo = estado(str(raiz), tarea, s.id, entrega is not None)
             nombre = " ".join(filter(None, [s.first_name, s.last_name]))
             if situacion == SIN_ENTREGA:
-                sin_entrega += 1
+                sin_entrega.append({"id": s.id, "nombre": nombre})
                 continue
             if situacion != CORREGIDO:
                 no_corregidos.append({"id": s.id, "nombre": nombre, "motivo": motivo})
                 continue
-            estudiante = {"id": s.id, "nombre": nombre, "nota": entrega.score, "retraso": entrega.late_submission_penalty}
+            estudiante = {"id": s.id, "nombre": nombre, "nota": nota_con_descuento(entrega),  # la del CSV
+                          "retraso": entrega.late_submission_penalty}
             estudiantes.append(estudiante)
             for suyo in entrega.notebooks:
                 for nota in suyo.grades:
@@ -125,7 +127,7 @@ def datos_de_la_clase(raiz, tarea=TAREA):
             "fallos": fallos, "pruebas": dict(sorted(pruebas.items(), key=lambda p: _orden_de_prueba(p[0]))),
             "diagnosticos": diagnosticos, "con_diagnosticos": con_diagnosticos, "quienes": quienes,
             "elecciones": elecciones, "no_corregidos": sorted(no_corregidos, key=lambda e: e["id"]),
-            "sin_entrega": sin_entrega}
+            "sin_entrega": len(sin_entrega), "sin_entrega_quienes": sin_entrega}
 
 
 def _detalles(ruta):
@@ -293,7 +295,8 @@ def html_del_informe(datos, raiz):
 
 
 def _tabla_de_estudiantes(datos, raiz):
-    """Cada estudiante con su nota y su retroalimentación; quien no se ha corregido, con el motivo."""
+    """Cada estudiante del gradebook: con su nota y su retroalimentación; quien no se ha corregido, con el
+    motivo; y quien no ha entregado."""
     filas, tarea = [], datos["tarea"]
     html_ = Path(cuaderno(tarea)).with_suffix(".html").name  # la retroalimentación del cuaderno de la tarea
     for e in datos["estudiantes"]:
@@ -308,7 +311,10 @@ def _tabla_de_estudiantes(datos, raiz):
     for e in datos.get("no_corregidos", []):
         filas.append([escapar(e["id"]), escapar(e["nombre"]), "<td>no corregido</td>", "<td></td>",
                       escapar(e["motivo"])])
-    return "<h2>Cada estudiante</h2>" + _tabla(["estudiante", "nombre", "puntos", "descuento por retraso", ""], filas)
+    for e in datos.get("sin_entrega_quienes", []):
+        filas.append([escapar(e["id"]), escapar(e["nombre"]), "<td>sin entrega</td>", "<td></td>", "<td></td>"])
+    return "<h2>Cada estudiante</h2>" + _tabla(
+        ["estudiante", "nombre", "puntos (ya con el descuento)", "descuento por retraso", ""], filas)
 
 
 def escribir_informe(raiz=RAIZ, tarea=TAREA):

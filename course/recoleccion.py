@@ -316,7 +316,9 @@ class ExtraerDelLMS(ExtractorPlugin):
                 estudiante, aviso = asignados[numero]
                 if aviso:
                     self.log.warning("%s: se recoge como «%s». Para que cuente como suya, pon %s en la columna "
-                                     "lms_user_id de su fila del roster y vuelve a recoger.", aviso, estudiante, numero)
+                                     "lms_user_id de su fila del roster, quita lo recogido a nombre de «%s» "
+                                     "(nbgrader db student remove %s --force y la carpeta submitted/%s) y vuelve a "
+                                     "recoger con --force.", aviso, estudiante, numero, estudiante, estudiante, estudiante)
                 if not any(s.id == estudiante for s in gb.students):
                     gb.add_student(estudiante, first_name=mostrar(subida.nombre, 200))
                 self._dejar(extracted_path, estudiante, subida, ids, nombre)

@@ -33,8 +33,9 @@ def _paso(hecho):
 class Resultado:
     """Lo que ha pasado con una entrega: su nota, o por qué no la tiene entera, y lo que ha tardado."""
     estudiante: str
-    nota: float | None = None
+    nota: float | None = None               # ya con el descuento por retraso, la del CSV
     maximo: float | None = None
+    descuento: float = 0.0                  # los puntos que ha restado el retraso
     motivo: str | None = None               # por qué no está corregida del todo; None si lo está
     registro: str = ""                      # lo que ha dicho nbgrader (en inglés)
     segundos: float = 0.0
@@ -120,9 +121,12 @@ class Curso:
             return _paso(capture_log(app))
 
     def nota(self, estudiante):
+        """(la nota que cuenta, el máximo, el descuento por retraso) de la entrega de `estudiante`."""
+        from .complementos import nota_con_descuento
+
         with self.gradebook() as gb:
             entrega = gb.find_submission(self.tarea, estudiante)
-            return entrega.score, entrega.max_score
+            return nota_con_descuento(entrega), entrega.max_score, entrega.late_submission_penalty or 0.0
 
     def exportar(self, destino):
         from .complementos import NotasSinFormulas
@@ -151,7 +155,7 @@ def corregir_una(curso, estudiante, avisar=lambda estudiante, paso: None):
         hecho = curso.retroalimentar(estudiante)
         r.retroalimentacion = time.monotonic() - antes
         r.registro += hecho.registro
-        r.nota, r.maximo = curso.nota(estudiante)
+        r.nota, r.maximo, r.descuento = curso.nota(estudiante)
         if not hecho.bien:
             r.motivo = "corregida, pero sin retroalimentación"
     except Exception as e:  # lo que sea: esta entrega queda marcada y las demás siguen

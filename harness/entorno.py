@@ -40,7 +40,11 @@ def buscar(entorno, patron):
 def escribir(entorno, ruta, contenido):
     """Sustituye el fichero `ruta` entero por `contenido` (lo crea si no existe)."""
     entorno[ruta] = contenido
-    return "se han escrito %d caracteres en %s" % (len(contenido), ruta)
+    return "se %s escrito %s en %s" % ("ha" if len(contenido) == 1 else "han", caracteres(len(contenido)), ruta)
+
+
+def caracteres(n):
+    return "1 carácter" if n == 1 else "%d caracteres" % n
 
 
 def _esquema(nombre, descripcion, **campos):

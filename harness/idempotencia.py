@@ -1,13 +1,13 @@
 """Ejecutar una herramienta una vez y dos, para ver si repetirla cambia algo."""
 
-from .entorno import ENTORNO
+from .entorno import ENTORNO, caracteres
 
 
 def añadir(entorno, ruta, contenido):
     """Pega `contenido` detrás de lo que ya tenga el fichero. No es del entorno: está para compararla con escribir."""
     antes = entorno.get(ruta, "")
     entorno[ruta] = antes + contenido
-    return "%s: %d caracteres más (ahora tiene %d)" % (ruta, len(contenido), len(entorno[ruta]))
+    return "%s: %s más (ahora tiene %d)" % (ruta, caracteres(len(contenido)), len(entorno[ruta]))
 
 
 def añadir_y_fallar(entorno, ruta, contenido):

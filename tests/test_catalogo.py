@@ -725,15 +725,16 @@ def _textos(corregido, estudiante):
             for g, c in _celdas_corregidas(corregido, estudiante).items() if g.startswith("ejecutar-")}
 
 
-def test_sin_respuesta_solo_para_el_codigo_de_partida_o_sin_funcion(corregido):
-    """«Sin respuesta no hay puntos» solo lo lee quien no ha escrito nada o no tiene función; quien ha
-    escrito una respuesta que no contesta (se cuelga, lanza, devuelve None) lee qué ha pasado."""
-    sin_respuesta = {"mal_sin_empezar", "mal_sintaxis"}
+def test_sin_respuesta_solo_para_el_codigo_de_partida(corregido):
+    """«Sin respuesta no hay puntos» solo lo lee quien no ha escrito nada; quien ha escrito algo que no llega
+    a cargarse lo lee así, y quien ha escrito una respuesta que no contesta (se cuelga, lanza, devuelve
+    None) lee qué ha pasado."""
     for estudiante in corregido["esperado"]:
         if estudiante.startswith(("trampa_", "rara_")):
             continue
-        dice = any("Sin respuesta no hay puntos" in t for t in _textos(corregido, estudiante).values())
-        assert dice == (estudiante in sin_respuesta), estudiante
+        textos = _textos(corregido, estudiante).values()
+        assert any("Sin respuesta no hay puntos" in t for t in textos) == (estudiante == "mal_sin_empezar"), estudiante
+        assert any("Tu respuesta no llega a cargarse" in t for t in textos) == (estudiante == "mal_sintaxis"), estudiante
 
 
 @pytest.mark.parametrize("estudiante", ["mal_sin_empezar", "mal_reintenta_siempre", "mutante_errata", "mutante_relanza",

@@ -87,6 +87,15 @@ def test_un_solo_gradebook_sin_escrituras_perdidas(clase):
         assert (raiz / "feedback" / estudiante / TAREA / (TAREA + ".html")).exists()
 
 
+def test_nbgrader_export_a_secas_reescribe_el_mismo_csv_que_make_grade(clase):
+    raiz, _, _ = clase
+    csv_de_make_grade = (raiz / "exports" / "notas.csv").read_bytes()
+    hecho = nbgrader(raiz, "export")
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    assert not (raiz / "grades.csv").exists()
+    assert (raiz / "exports" / "notas.csv").read_bytes() == csv_de_make_grade
+
+
 def test_la_salida_en_espanol_nombra_a_cada_estudiante_sin_avisos_de_checksum(clase):
     raiz, salida, _ = clase
     assert "%d entregas de %s, en 2 procesos." % (len(CLASE), TAREA) in salida

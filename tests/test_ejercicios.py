@@ -46,7 +46,8 @@ def test_el_mensaje_bueno_lo_acepta_el_propio_modelo_guionizado(capsys):
 @pytest.mark.parametrize("mensaje, pista", [
     ([..., ...], "Aún no has escrito nada"),
     ([], "Aún no has escrito nada"),
-    ("t2, t3", "El mensaje es una lista de bloques"),
+    ("t2, t3", "Aquí va la lista de bloques del mensaje"),
+    (("usuario", BUENO_TRAS_EL_2), "Aquí va solo la lista de bloques, sin el par ('usuario', …)"),
     ([BUENO_TRAS_EL_2[0]], "El turno 2 tiene 2 llamadas (t2, t3) y tu mensaje, 1 bloque"),
     (BUENO_TRAS_EL_2[::-1], "debe contestar a 't2', la primera llamada del turno"),
     ([BUENO_TRAS_EL_2[0], ...], "Te falta el bloque 2, el de t3"),

@@ -176,6 +176,22 @@ def test_el_csv_guarda_el_roster_tal_cual_y_sin_formulas(clase):
     assert notas["formula"]["first_name"] == "'" + NO_SE_NOMBRAN
 
 
+def test_el_informe_y_la_terminal_dan_la_nota_del_csv_ya_con_el_descuento(clase):
+    raiz, _, _, grade = clase
+    notas = filas(raiz)
+    html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
+    tabla = html[html.index("<h2>Cada estudiante</h2>"):]
+    puntos = dict(re.findall(r"<tr><td>([^<]*)</td><td>[^<]*</td><td[^>]*>([^<]*)</td>", tabla))
+    corregidos = {e: float(f["score"]) for e, f in notas.items() if f["estado"] == "corregido"}
+    assert {e: float(puntos[e]) for e in corregidos} == corregidos
+    assert "Media: <b>%.1f</b>" % (sum(corregidos.values()) / len(corregidos)) in html
+    assert puntos["nadia"] == "sin entrega"  # quien no entrega también está en la tabla
+    # Tomás entrega tarde: la terminal dice su nota ya con el descuento, la misma que el CSV.
+    tomas = notas["tomas"]
+    assert re.search(r"tomas\s+%.1f / %g puntos \(ya con %g menos por el retraso\)" % (
+        float(tomas["score"]), MAXIMO, float(tomas["late_submission_penalty"])), grade.stdout), grade.stdout
+
+
 def test_el_informe_cuenta_solo_a_los_corregidos_y_dice_por_que_no_los_demas(clase):
     raiz, _, _, _ = clase
     html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")

@@ -33,7 +33,7 @@ def _ejecutar(nombre, codigo=None):
 
 
 # «✔ Regla 3 · excepciones: …», o una línea para varias que no puntúan por lo mismo: «✘ esquema y guiones: …».
-_LINEA = re.compile(r"([✔✘]) (?:(?:%s) · )?([a-z-]+(?:, [a-z-]+)*(?: y [a-z-]+)?): "
+_LINEA = re.compile(r"([✔✘]) (?:(?:%s) · )?([a-z-]+(?:, [a-z-]+)*(?: y [a-z-]+)?)(?: \([^)]*\))?: "
                     % "|".join(map(re.escape, set(REGLA.values()))))
 
 
@@ -130,7 +130,7 @@ def test_la_linea_de_la_clausula_nombra_la_equivocacion(nombre, clausula, diagno
         assert otras <= set(DE_LOS_FALLOS), salida
     else:
         assert not otras, salida
-    remiten = {l for n, l in lineas.items() if n in otras and "Lo explica «%s», arriba." % clausula in l}
+    remiten = {l for n, l in lineas.items() if n in otras and "Lo explica «%s · %s», arriba." % (REGLA[clausula], clausula) in l}
     assert len(remiten) <= 1 and all(l.startswith("✘ ") for l in remiten), salida
 
 

@@ -26,8 +26,11 @@ def comprobar_contestacion(n, mensaje):
 def _contestacion(n, mensaje):
     llamadas = [b for b in RESPUESTAS[n - 1] if b["type"] == "tool_use"]
     esperado = VISTO[n - 1]
+    if isinstance(mensaje, tuple) and len(mensaje) == 2 and isinstance(mensaje[1], list):
+        return ("✘ Aquí va solo la lista de bloques, sin el par (%r, …) que la envuelve en la conversación: "
+                "escribe [bloque, bloque]." % (mensaje[0],))
     if not isinstance(mensaje, list):
-        return "✘ El mensaje es una lista de bloques, uno por llamada, y has escrito %r." % (mensaje,)
+        return "✘ Aquí va la lista de bloques del mensaje, uno por llamada, y has escrito %r." % (mensaje,)
     if not mensaje or all(b is Ellipsis for b in mensaje):
         return "✘ Aún no has escrito nada: cambia cada ... por un bloque hecho con error(...) o con resultado(...)."
     if len(mensaje) != len(llamadas):

@@ -146,10 +146,12 @@ def avisa(llamar, casos):
         dice = _texto(obs.get("content")) if type(obs) is dict and obs.get("is_error") is True else None
         if dice is not None and any(t and t in dice for t in (motivo, lanza)):
             avisados.add("esquema" if motivo is not None else "ejecucion")
-    callados = [_FALLOS[f] for f in _FALLOS if f not in avisados]
+    callados = [f for f in _FALLOS if f not in avisados]
     if callados:
+        probadas = [_dicha(ll, fallo) for ll, fallo in casos
+                    if ("esquema" if incumple(ll) is not None else "ejecucion") in callados]
         raise NoCumple("Ninguna %s vuelve como un error que diga qué ha pasado. Probadas: %s."
-                       % (" ni ninguna ".join(callados), ", ".join(muestra(ll) for ll, _ in casos)), "nunca-avisa")
+                       % (" ni ninguna ".join(_FALLOS[f] for f in callados), "; ".join(probadas)), "nunca-avisa")
     return "las dos clases de fallo vuelven como error y dicen qué ha pasado"
 
 

@@ -8,7 +8,7 @@ from ..bloques import error, llamada, resultado, texto
 from ..entorno import ENTORNO
 from ..salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
 from .clausulas import CLAUSULAS, PRUEBAS, REGLA
-from .reglas import enumerar, reglas, repasar, sin_puntos
+from .reglas import enumerar, nombrada, reglas, repasar, sin_puntos
 from .vigilancia import SEGUNDOS, probar
 
 
@@ -66,7 +66,8 @@ def revisar(ejecutar, casos=MUESTRA, segundos=SEGUNDOS):
         if nombre in grupo[1:]:
             continue
         if nombre in grupo:
-            print("✘ %s: %s Lo explica «%s», arriba." % (enumerar(grupo), v.texto, v.por))
+            print("✘ %s (%s): %s Lo explica %s, arriba." % (enumerar(grupo), enumerar(list(dict.fromkeys(
+                REGLA[n] for n in grupo))), v.texto, nombrada(v.por)))
         elif v.puntua:
             print("✔ %s · %s: %s" % (REGLA[nombre], nombre, v.texto.replace("\n", "\n    ")))
         else:

@@ -2,12 +2,11 @@
 
 from typing import NamedTuple
 
-from .clausulas import CLAUSULAS, CONVERSACIONES
+from .clausulas import CLAUSULAS, CONVERSACIONES, REGLA
 from .diagnosticos import DIAGNOSTICOS, NoCumple
 
 # Las cláusulas de los fallos: sin la idea de la lección (`avisa`) no puntúan.
 DE_LOS_FALLOS = ("salmorejo", "esquema", "excepciones", "una-vez", "sin-arreglos", "guiones")
-SIN_RESPUESTA = ("sin-empezar", "no-carga")  # los diagnósticos de una respuesta que no hay
 
 
 def _pasa(clausula, *argumentos):
@@ -71,7 +70,8 @@ def reglas(hechas):
     puerta = hechas["contesta"]
     if isinstance(puerta, NoCumple):
         d = puerta.diagnostico
-        texto = ("Sin respuesta no hay puntos en el desafío.\n" if d in SIN_RESPUESTA else
+        texto = ("Sin respuesta no hay puntos en el desafío.\n" if d == "sin-empezar" else
+                 "Tu respuesta no llega a cargarse, y sin ella no hay puntos en el desafío.\n" if d == "no-carga" else
                  "Tu ejecutar no contesta con un tool_result a todas las llamadas básicas (una que sale bien, una "
                  "que no cumple su esquema, una cuya herramienta falla): ninguna prueba del desafío puntúa.\n")
         veredictos = {"contesta": Veredicto(False, texto + str(puerta), [d] if d else [])}
@@ -89,12 +89,15 @@ def reglas(hechas):
         elif not isinstance(hecha, NoCumple):
             veredictos[nombre] = Veredicto(True, hecha, [])
         elif getattr(hecha, "arreglada", None):
-            veredictos[nombre] = Veredicto(True, "Esta conversación falla solo por lo que ya resta en %s: con eso "
-                                           "arreglado llega a su final, así que no cuenta dos veces.\n  (%s)"
-                                           % (enumerar(["ejecutar-" + c for c in hecha.arreglada]), str(hecha).split("\n")[0]), [])
+            veredictos[nombre] = Veredicto(True, "Puntúa, aunque la conversación no llega a su final: se tuerce solo "
+                                           "por lo que ya te quita puntos en %s, y con eso arreglado llegaría. Así no "
+                                           "cuenta dos veces.\n  (%s)"
+                                           % (enumerar([nombrada(c) for c in hecha.arreglada]), str(hecha).split("\n")[0]), [])
         elif d and DIAGNOSTICOS[d].casa not in (None, nombre) and _paga_en_su_casa(hechas.get(DIAGNOSTICOS[d].casa), DIAGNOSTICOS[d].casa):
-            veredictos[nombre] = Veredicto(True, "Falla por «%s», que ya resta en ejecutar-%s: no cuenta dos veces.\n  (%s)"
-                                           % (DIAGNOSTICOS[d].etiqueta, DIAGNOSTICOS[d].casa, str(hecha).split("\n")[0]), [])
+            veredictos[nombre] = Veredicto(True, "Puntúa, aunque falla por «%s»: eso ya te quita puntos en %s, y no "
+                                           "cuenta dos veces.\n  (%s)"
+                                           % (DIAGNOSTICOS[d].etiqueta, nombrada(DIAGNOSTICOS[d].casa),
+                                              str(hecha).split("\n")[0]), [])
         else:
             veredictos[nombre] = Veredicto(False, str(hecha), [d] if d else [])
     return veredictos
@@ -104,6 +107,11 @@ def sin_puntos(diagnostico):
     if not diagnostico:
         return "Sin puntos: tu ejecutar no contesta a las llamadas básicas."
     return "Sin puntos, por «%s»." % DIAGNOSTICOS[diagnostico].etiqueta
+
+
+def nombrada(clausula):
+    """Una cláusula como la nombran `revisar` y la retroalimentación: «Regla 3 · excepciones»."""
+    return "«%s · %s»" % (REGLA[clausula], clausula)
 
 
 def enumerar(cosas):

@@ -2,7 +2,7 @@
 
 esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
 diagnóstico: no-contesta
-Sin respuesta no hay puntos: la llamada que falla no recibe observación, y esa era la parte del desafío.
+Ninguna prueba puntúa: la llamada que falla no recibe observación, y esa era la parte del desafío.
 """
 
 
