@@ -156,7 +156,7 @@ def _barra(total):
     return tqdm(total=total, unit="entrega", desc="Corrigiendo", dynamic_ncols=True, file=sys.stdout,
                 mininterval=0.2 if sys.stdout.isatty() else 10,
                 bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
-                           "[{elapsed} hechos, quedan {remaining}]{postfix}")
+                           "[{elapsed} transcurridos, quedan {remaining}]{postfix}")
 
 
 def corregir_en_paralelo(raiz, tarea, estudiantes, trabajos):
