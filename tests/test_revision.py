@@ -32,7 +32,8 @@ def _ejecutar(nombre, codigo=None):
     return espacio["ejecutar"]
 
 
-# «✔ Regla 3 · excepciones: …», o una línea para varias que no puntúan por lo mismo: «✘ esquema y guiones: …».
+# «✔ Regla 3 · excepciones: …», o una línea para varias que no puntúan por lo mismo:
+# «✘ esquema y guiones (Regla 2 y Conversaciones enteras): …».
 _LINEA = re.compile(r"([✔✘]) (?:(?:%s) · )?([a-z-]+(?:, [a-z-]+)*(?: y [a-z-]+)?)(?: \([^)]*\))?: "
                     % "|".join(map(re.escape, set(REGLA.values()))))
 
