@@ -191,6 +191,35 @@ def test_la_retroalimentacion_dice_por_que_se_ha_interrumpido(corregido):
     texto = re.sub(r"<[^>]+>", "", corregido["retro"]["bucle"])
     assert "no ha terminado en %s y se ha interrumpido" % en_segundos(limites.CELDA) in texto
     assert "KeyboardInterrupt" in texto
+    assert str(RAIZ) not in texto  # ninguna ruta del servidor
+
+
+def test_una_traza_no_ensena_las_carpetas_del_servidor():
+    """La traza de IPython de un fallo dentro de harness/, de una biblioteca y de la de Python: sin la carpeta
+    del servidor, con el fichero y la línea. (Las celdas del estudiante salen como «Cell In[N]», sin ruta.)"""
+    import json
+
+    import IPython.core.ultratb
+    import nbformat.validator
+
+    from course.aislado.corrector import _sin_rutas_del_servidor
+    from harness import ENTORNO, leer
+
+    for fallar, fichero in [(lambda: leer(ENTORNO, "no/existe.txt"), "harness/entorno.py"),
+                            (lambda: nbformat.validator.get_validator(version=999), "site-packages/nbformat/"),
+                            (lambda: json.loads("{"), "python%d.%d/json/" % sys.version_info[:2])]:
+        try:
+            fallar()
+        except Exception as fallo:
+            e, traza = fallo, fallo.__traceback__
+        while traza.tb_frame.f_code.co_filename == __file__:  # sin los marcos de esta prueba
+            traza = traza.tb_next
+        formateada = IPython.core.ultratb.AutoFormattedTB(mode="Context", theme_name="linux").structured_traceback(
+            type(e), e, traza)
+        limpia = "\n".join(_sin_rutas_del_servidor(t) for t in formateada)
+        assert fichero in limpia, limpia
+        assert not re.search(r"/\S*/" + re.escape(fichero), limpia), limpia
+        assert str(RAIZ) not in limpia and sys.prefix not in limpia and sys.base_prefix not in limpia, limpia
 
 
 def test_un_nucleo_que_no_se_deja_interrumpir_se_da_por_perdido(corregido):

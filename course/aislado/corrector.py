@@ -141,14 +141,18 @@ class EjecutarEnJaula(Execute):
         # añade a su salida (tras el KeyboardInterrupt que la ha parado, si ha llegado).
         self.error_on_timeout = _tiempo_agotado(motivo)
         try:
-            return super().preprocess_cell(cell, resources, index)
+            cell, resources = super().preprocess_cell(cell, resources, index)
         except CellTimeoutError:
             # Interrumpida, no se ha parado (se traga KeyboardInterrupt): el núcleo ya no sirve.
             self._sin_nucleo = "una celda anterior no se ha parado ni al interrumpirla"
             cell.outputs.append(new_output("error", **_tiempo_agotado(
                 motivo + " No se ha parado ni al interrumpirla (¿captura KeyboardInterrupt o BaseException?), "
                          "así que el resto del cuaderno no se ejecuta.")))
-            return cell, resources
+        for salida in cell.outputs:
+            if salida.get("output_type") == "error" and isinstance(salida.get("traceback"), list):
+                salida["traceback"] = [_sin_rutas_del_servidor(t) if isinstance(t, str) else t
+                                       for t in salida["traceback"]]
+        return cell, resources
 
     def process_message(self, msg, cell, cell_index):
         # Cada salida se cuenta antes de guardarla, también las que cambian un display ya mostrado
@@ -214,6 +218,16 @@ class EjecutarEnJaula(Execute):
 
 def _aviso(texto):
     return new_output("stream", name="stdout", text=texto + "\n")
+
+
+# Una ruta absoluta hasta la última de estas carpetas, que se queda: harness/…, site-packages/…, python3.11/…
+_RUTA_DEL_SERVIDOR = re.compile(r"/[^\s\x1b:'\"]*/(?=(?:harness|course|site-packages|python3\.\d+)/)")
+
+
+def _sin_rutas_del_servidor(texto):
+    """Un trozo de una traza sin la carpeta del servidor: «harness/bucle.py:19», no «/srv/curso/harness/bucle.py:19».
+    Al estudiante le importa en qué función y en qué línea estaba; las de su celda ya salen como «Cell In[N]»."""
+    return _RUTA_DEL_SERVIDOR.sub("", texto)
 
 
 def _tiempo_agotado(motivo):
