@@ -35,14 +35,17 @@ def _grade_id(celda):
     return celda.metadata.get("nbgrader", {}).get("grade_id", "")
 
 
+SIN_CONTESTAR = "(sin contestar)"
+
+
 def opciones_elegidas(respuesta):
     """Las opciones que cuenta una respuesta: una letra, verdadero/falso o cada letra de un conjunto."""
     if respuesta is None:
-        return ["(sin contestar)"]
+        return [SIN_CONTESTAR]
     if isinstance(respuesta, bool):
         return ["verdadero" if respuesta else "falso"]
     if isinstance(respuesta, str):
-        return [respuesta.strip().lower() or "(sin contestar)"]
+        return [respuesta.strip().lower() or SIN_CONTESTAR]
     if isinstance(respuesta, (set, frozenset, list, tuple)):
         return sorted(str(r).strip().lower() for r in respuesta) or ["(ninguna)"]
     return [str(respuesta)]
@@ -273,7 +276,7 @@ def html_del_informe(datos, raiz):
                       "(<code>metadata.curso.diagnosticos</code> de las celdas <code>ejecutar-*</code>).</p>")
 
     partes.append("<h2>Cuestionario: qué ha elegido la clase</h2>")
-    if datos["elecciones"]:
+    if any(set(cuenta) != {SIN_CONTESTAR} for cuenta in datos["elecciones"].values()):
         partes.append("<p>En verde y con ✔, la respuesta correcta. En la pregunta de varias respuestas, cada opción "
                       "marcada cuenta por separado. Con el cuestionario formativo (0 puntos) cuenta lo último que "
                       "cada estudiante comprobó con «Comprobar» en el cuaderno que entregó; «(sin contestar)», "
@@ -287,8 +290,9 @@ def html_del_informe(datos, raiz):
                                          [VERDE if o in correcta else GRIS for o in opciones], "estudiantes"),
                        "<p class='cuenta'>%s</p>" % " · ".join(
                            "%s%s: %d" % ("✔ " if o in correcta else "", escapar(o), cuenta[o]) for o in opciones)]
-    else:
-        partes.append("<p>No se han encontrado respuestas del cuestionario en los cuadernos corregidos.</p>")
+    else:  # ni una gráfica por pregunta con todo «(sin contestar)»: una frase
+        partes.append("<p>Ningún cuaderno corregido trae respuestas del cuestionario. Con el cuestionario formativo "
+                      "solo cuenta lo que cada estudiante comprobó con «Comprobar» en el cuaderno que entregó.</p>")
 
     partes += [_tabla_de_estudiantes(datos, raiz), "</body></html>"]
     return "".join(partes)

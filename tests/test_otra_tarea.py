@@ -145,6 +145,8 @@ def test_la_recogida_del_lms_y_el_csv_son_de_la_tarea_que_se_dice(curso):
     informe = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
     assert "Informe de la clase: <code>doble</code>" in informe and "feedback/ana/doble/doble.html" in informe
     assert "<code>doble-cinco</code>" in informe  # sus pruebas, con cuántos las fallan
+    # Sin cuestionario en la tarea, ninguna gráfica de preguntas sin contestar: una frase.
+    assert "Ningún cuaderno corregido trae respuestas del cuestionario" in informe and "class='cuenta'" not in informe
 
 
 def test_nbgrader_autograde_de_otra_tarea_da_las_mismas_notas_y_aparta_las_mismas_carpetas(curso):
