@@ -35,8 +35,8 @@ class ModeloGuionizado:
 
     def __call__(self, M, herramientas):
         if self.turno >= len(self.guion):
-            raise FueraDelGuion("el modelo ya ha contestado los %d turnos de su guion, y el harness "
-                                "le pide el turno %d" % (len(self.guion), self.turno + 1))
+            raise FueraDelGuion("el modelo ya ha contestado todos los turnos de su guion (%s), y el harness le "
+                                "pide el turno %d" % (_cuantos(len(self.guion), "turno"), self.turno + 1))
         esperada, respuesta = self.guion[self.turno]
         diferencia = _primera_diferencia(esperada, list(M))
         if diferencia:
@@ -79,8 +79,10 @@ def _primera_diferencia(esperada, recibida):
                 return i - 1, ("  mensaje %d (%s), bloque %d:\n    se esperaba: %s\n    ha llegado:  %s%s"
                                % (i, rol_e, j, muestra(be), muestra(br), _detalle(be, br)))
         if len(cont_e) != len(cont_r):
-            return i - 1, ("  mensaje %d (%s): se esperaban %d bloques y han llegado %d:\n    %s"
-                           % (i, rol_e, len(cont_e), len(cont_r), "\n    ".join(muestra(b) for b in cont_r)))
+            return i - 1, ("  mensaje %d (%s): se esperaba%s %s y %s %d:\n    %s"
+                           % (i, rol_e, "" if len(cont_e) == 1 else "n", _cuantos(len(cont_e), "bloque"),
+                              "ha llegado" if len(cont_r) == 1 else "han llegado", len(cont_r),
+                              "\n    ".join(muestra(b) for b in cont_r)))
     if len(recibida) > len(esperada):
         return len(esperada), "  sobran mensajes: a partir del %d, %s" % (len(esperada) + 1, muestra(recibida[len(esperada)]))
     if len(recibida) < len(esperada):
@@ -99,3 +101,8 @@ def _detalle(esperado, recibido):
             return "\n    (difiere %r: se esperaba %r y ha llegado %r)" % (clave, esperado[clave], recibido[clave])
     sobra = next(iter(recibido.keys() - esperado.keys()))
     return "\n    (sobra la clave %r)" % sobra
+
+
+def _cuantos(n, cosa):
+    """«1 turno», «2 turnos»."""
+    return "%d %s%s" % (n, cosa, "" if n == 1 else "s")

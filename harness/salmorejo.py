@@ -12,7 +12,7 @@ INICIO = [
     ("usuario", "Añade a lista.txt lo que falta para el salmorejo."),
 ]
 
-FINAL = "No hay receta de salmorejo, sólo de gazpacho y de tortilla. No he cambiado lista.txt."
+FINAL = "No hay receta de salmorejo, solo de gazpacho y de tortilla. No he cambiado lista.txt."
 
 RESPUESTAS = [
     [texto("Leo la receta y la lista."),

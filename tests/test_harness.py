@@ -179,7 +179,7 @@ def test_el_modelo_avisa_si_faltan_o_sobran_observaciones():
     modelo(INICIO, HERRAMIENTAS)
     with pytest.raises(FueraDelGuion) as e:
         modelo(INICIO + [("asistente", RESPUESTAS[0]), ("usuario", [])], HERRAMIENTAS)
-    assert "se esperaban 1 bloques y han llegado 0" in str(e.value)
+    assert "se esperaba 1 bloque y han llegado 0" in str(e.value)
 
 
 def test_el_modelo_lanza_si_se_le_pide_mas_alla_del_guion():
@@ -187,7 +187,7 @@ def test_el_modelo_lanza_si_se_le_pide_mas_alla_del_guion():
     modelo(INICIO, HERRAMIENTAS)
     with pytest.raises(FueraDelGuion) as e:
         modelo(INICIO + [("asistente", [texto("Hecho.")])], HERRAMIENTAS)
-    assert "1 turnos" in str(e.value) and "turno 2" in str(e.value)
+    assert "todos los turnos de su guion (1 turno)" in str(e.value) and "turno 2" in str(e.value)
 
 
 # El bucle, con la traza del salmorejo
@@ -197,6 +197,8 @@ def test_la_traza_del_salmorejo_termina_en_fin_sin_cambiar_los_ficheros():
     modelo = salmorejo()
     como, texto_final, M = bucle(modelo, INICIO, entorno, 10, ejecutar_correcto)
     assert (como, texto_final) == ("fin", FINAL)
+    # «solo», sin tilde, como recomienda la RAE: es el texto que se compara al corregir.
+    assert FINAL == "No hay receta de salmorejo, solo de gazpacho y de tortilla. No he cambiado lista.txt."
     assert entorno == ENTORNO
     assert modelo.turno == 4
     assert M[2:] == [m for r, v in zip(RESPUESTAS, VISTO)
