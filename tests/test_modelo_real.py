@@ -7,11 +7,14 @@ del profesor que graba conversaciones como guiones, el corrector que las usa com
 y con clave espera a que se pulse su botón.
 """
 
+import contextlib
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import nbformat
@@ -25,8 +28,10 @@ from api_local import ApiLocal, fallo, mensaje
 from course import CUADERNO, RAIZ, TAREA, grabaciones
 from course.entregas import escribir_entrega, soluciones
 from cursos import MAXIMO
-from harness import ENTORNO, HERRAMIENTAS, ModeloGuionizado, bucle, error, guion_de, llamada, resultado, texto
-from harness.aula.claude import REINTENTOS, ModeloClaude, RespuestaCortada, SinRespuesta, guion_desde, que_falta
+from harness import ENTORNO, HERRAMIENTAS, ModeloGuionizado, bucle, error, guion_de, leer, llamada, resultado, texto
+from harness.aula import claude as claude_
+from harness.aula.claude import (REINTENTOS, TOPE, ModeloClaude, NoSeEnvia, RespuestaCortada, SinRespuesta, conversar,
+                                 guion_desde, que_falta)
 from harness.revision import NoCumple, conversaciones
 from harness.salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
 from nucleos import NucleoPorFicheros
@@ -243,6 +248,100 @@ def test_sin_red_se_dice_en_espanol(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", CLAVE)
     with pytest.raises(SinRespuesta, match="no se ha podido hablar con la API .*conexión a internet"):
         ModeloClaude(MODELO)(INICIO, HERRAMIENTAS)
+
+
+def test_un_turno_en_pausa_se_sigue_y_no_se_toma_por_entero(api, tmp_path):
+    """pause_turn: el turno se manda tal cual, sin nada detrás, y lo que llega lo completa; nunca es el final."""
+    primera, resto = [texto("Voy a leer la receta.")], [llamada("t1", "leer", rutas=["recetas/salmorejo.txt", "lista.txt"])]
+    api.plan = [mensaje(primera, stop_reason="pause_turn", entrada=100), mensaje(resto, entrada=150)]
+    grabada = tmp_path / "pausa.json"
+    claude = ModeloClaude(MODELO, grabar=grabada)
+    assert claude(INICIO, HERRAMIENTAS) == primera + resto
+    assert api.recibidas[1]["messages"] == _como_la_api(INICIO) + [{"role": "assistant", "content": primera}]
+    assert claude.turno == 1 and claude.entrada_por_turno == [250]
+    assert guion_desde(grabada) == [(INICIO, primera + resto)]
+    # Un turno que sigue en pausa tras todas las continuaciones no se da por bueno.
+    api.plan, api.recibidas = [mensaje(primera, stop_reason="pause_turn")] * (1 + claude_.CONTINUACIONES), []
+    with pytest.raises(SinRespuesta, match="pause_turn"):
+        ModeloClaude(MODELO)(INICIO, HERRAMIENTAS)
+    assert len(api.recibidas) == 1 + claude_.CONTINUACIONES
+
+
+@pytest.mark.parametrize("motivo, excepcion, dice", [
+    ("model_context_window_exceeded", RespuestaCortada, "ventana de contexto"),
+    ("refusal", SinRespuesta, "se ha negado"),
+    ("algo_nuevo", SinRespuesta, "motivo que esta lección no conoce"),
+])
+def test_un_turno_que_no_acaba_entero_no_es_un_turno(api, tmp_path, motivo, excepcion, dice):
+    api.plan = [mensaje([texto("Lo que falta para el salmorejo es")], stop_reason=motivo)]
+    grabada = tmp_path / "cortada.json"
+    claude = ModeloClaude(MODELO, grabar=grabada)
+    with pytest.raises(excepcion, match=dice):
+        bucle(claude, INICIO, dict(ENTORNO), 10, ejecutar_correcto)
+    assert claude.turno == 0 and not grabada.exists()
+
+
+def test_una_peticion_que_no_llega_a_tiempo_se_dice_sin_repetirla(monkeypatch):
+    """Una API que acepta la conexión y no contesta: el mensaje es el suyo, tras una sola petición."""
+    conexiones = []
+    with socket.create_server(("127.0.0.1", 0)) as servidor:
+        def aceptar():
+            with contextlib.suppress(OSError):
+                while True:
+                    conexiones.append(servidor.accept()[0])
+        threading.Thread(target=aceptar, daemon=True).start()
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:%d" % servidor.getsockname()[1])
+        monkeypatch.setenv("ANTHROPIC_API_KEY", CLAVE)
+        monkeypatch.setattr(claude_, "ESPERA", 0.5)
+        with pytest.raises(SinRespuesta, match="no ha contestado en 0,5 segundos") as sin:
+            ModeloClaude(MODELO)(INICIO, HERRAMIENTAS)
+    assert "conexión" not in str(sin.value) and len(conexiones) == 1
+    for conexion in conexiones:
+        conexion.close()
+
+
+def test_con_un_token_en_lugar_de_clave_tambien_se_habla_con_la_api(api, monkeypatch):
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", CLAVE)
+    assert que_falta() is None
+    api.plan = [mensaje(RESPUESTAS[0])]
+    assert ModeloClaude(MODELO)(INICIO, HERRAMIENTAS) == RESPUESTAS[0]
+    assert api.cabeceras[0].get("authorization") == "Bearer " + CLAVE
+
+
+def test_una_observacion_que_no_es_json_no_se_manda_y_se_dice_cual(api):
+    M = INICIO + [("asistente", [llamada("t2", "leer", ruta="recetas/salmorejo.txt")]),
+                  ("usuario", [error("t2", FileNotFoundError("no existe el fichero 'recetas/salmorejo.txt'"))])]
+    with pytest.raises(NoSeEnvia, match="la observación de t2 lleva algo que no se puede escribir en JSON"):
+        ModeloClaude(MODELO)(M, HERRAMIENTAS)
+    assert api.recibidas == []
+
+
+def _conversa(capsys, ejecutar, tope=TOPE):
+    conversar(INICIO[1][1], ejecutar, tope=tope)
+    return capsys.readouterr().out
+
+
+def test_conversar_culpa_a_tu_ejecutar_solo_de_lo_que_sale_de_el(api, capsys):
+    api.plan = [mensaje(RESPUESTAS[0]), mensaje(RESPUESTAS[1])]
+    dicho = _conversa(capsys, ejecutar_a_medias)
+    assert "✘ La conversación se corta después del turno 2 del modelo: tu ejecutar ha dejado salir FileNotFoundError" in dicho
+    # Un error cuyo contenido es la excepción misma: no sale nada de ejecutar, pero no se puede mandar a la API.
+    def con_la_excepcion(ll, entorno):
+        try:
+            return ejecutar_correcto(ll, entorno) if ll["id"] != "t2" else leer(entorno, **ll["input"])
+        except FileNotFoundError as e:
+            return error(ll["id"], e)
+    api.plan = [mensaje(RESPUESTAS[0]), mensaje(RESPUESTAS[1])]
+    dicho = _conversa(capsys, con_la_excepcion)
+    assert "no se puede mandar a la API para pedir el turno 3: la observación de t2" in dicho
+    assert "ha dejado salir" not in dicho
+
+
+def test_conversar_dice_un_turno_y_no_1_turnos(api, capsys):
+    api.plan = [mensaje(RESPUESTAS[0])]
+    dicho = _conversa(capsys, ejecutar_correcto, tope=1)
+    assert "1 turno como mucho" in dicho and "en 1 turno." in dicho and "1 turnos" not in dicho
 
 
 # --------------------------------------------------------------------------- la orden del profesor

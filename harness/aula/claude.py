@@ -2,31 +2,40 @@
 
 Es optativo y no cuenta para la nota. `anthropic`, el SDK oficial, se importa al crear un
 ModeloClaude y no al importar harness, que así funciona también donde no está (en el navegador).
-El SDK lee la clave de ANTHROPIC_API_KEY y, si está, la dirección de la API de ANTHROPIC_BASE_URL.
+El SDK lee la clave de ANTHROPIC_API_KEY (o un token de ANTHROPIC_AUTH_TOKEN) y, si está, la
+dirección de la API de ANTHROPIC_BASE_URL.
 """
 
 import json
 import os
 import sys
+import time
 
 from ..bloques import texto
 from ..bucle import bucle
 from ..entorno import ENTORNO
 from ..salmorejo import INICIO
+from .ejercicios import Escapada, en_prueba
 
 MODELO = "claude-haiku-5-5"  # el más rápido y barato de la API; vale cualquier otro que admita herramientas
-TOPE = 8        # turnos como mucho en cada conversación de la lección
-REINTENTOS = 2  # los del propio SDK ante un 429 o un 5xx, esperando lo que pida la API
-ESPERA = 60     # segundos para cada respuesta de la API; pasados, cuenta como un fallo de la red
+TOPE = 8           # turnos como mucho en cada conversación de la lección
+REINTENTOS = 2     # peticiones que se repiten ante un 429, un 5xx o la red cortada, esperando lo que pida la API
+ESPERA = 30        # segundos para cada petición; pasados, se dice así y no se repite
+CONTINUACIONES = 3  # veces que se sigue un turno que la API deja en pausa (pause_turn)
 _ROLES = {"usuario": "user", "asistente": "assistant"}
+_COMPLETO = ("end_turn", "tool_use", "stop_sequence")  # los stop_reason de un turno entero
 
 
 class RespuestaCortada(Exception):
-    """El modelo ha agotado `max_tokens` a mitad de su turno: lo que ha llegado no es una respuesta."""
+    """El turno del modelo se ha cortado a medias (max_tokens, o la ventana de contexto llena): no se puede usar."""
 
 
 class SinRespuesta(Exception):
     """La API no ha dado un turno del modelo: un fallo suyo, de la red o de la clave, o una negativa."""
+
+
+class NoSeEnvia(Exception):
+    """La conversación lleva algo que no se puede escribir en JSON, y así no se puede mandar a la API."""
 
 
 def que_falta():
@@ -34,7 +43,7 @@ def que_falta():
     if sys.platform == "emscripten":
         return ("En la versión del navegador no se puede llamar a la API: haría falta la clave dentro de la "
                 "página. Abre la lección en JupyterLab en tu ordenador.")
-    if not os.environ.get("ANTHROPIC_API_KEY"):
+    if not (os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN")):
         # El núcleo hereda las variables del servidor de JupyterLab: las que se definen después no le llegan.
         return ("No hay clave de la API: falta la variable de entorno ANTHROPIC_API_KEY. Crea una clave en "
                 "https://console.anthropic.com (API Keys), defínela en una terminal (export ANTHROPIC_API_KEY=... "
@@ -48,18 +57,28 @@ def que_falta():
     return None
 
 
+def peticion(M, herramientas, modelo=MODELO, max_tokens=1024):
+    """Lo que recibe la API de Mensajes para dar el turno siguiente de la conversación M: el sistema
+    aparte, en `system`; los demás mensajes con sus roles en inglés y los bloques tal cual; las herramientas."""
+    sistema = "\n\n".join(c for rol, c in M if rol == "sistema")
+    return {"model": modelo, "max_tokens": max_tokens, **({"system": sistema} if sistema else {}),
+            "messages": [{"role": _ROLES[rol], "content": c} for rol, c in M if rol != "sistema"],
+            "tools": herramientas}
+
+
 class ModeloClaude:
     """Claude como `modelo(M, herramientas)`: devuelve los bloques de su turno, como dicts.
 
-    `turno` cuenta los turnos contestados y `tokens` lo gastado, sumando el `usage` de cada respuesta;
-    `entrada_por_turno` guarda los tokens de entrada de cada petición, uno por turno.
+    `turno` cuenta los turnos contestados y `tokens` lo gastado, sumando el `usage` de cada petición;
+    `entrada_por_turno` guarda los tokens de entrada de cada turno.
     Con `grabar=RUTA`, cada turno (la conversación enviada y los bloques recibidos) queda en ese JSON.
     """
 
     def __init__(self, modelo, max_tokens=1024, grabar=None):
         import anthropic
-        self._errores = anthropic.APIError
-        self.cliente = anthropic.Anthropic(max_retries=REINTENTOS, timeout=ESPERA)
+        self._sdk = anthropic
+        # Sin los reintentos del SDK: también repetiría las peticiones que agotan la espera (_pedir).
+        self.cliente = anthropic.Anthropic(max_retries=0, timeout=ESPERA)
         if not (self.cliente.api_key or self.cliente.auth_token):
             raise SinRespuesta(que_falta())
         self.modelo, self.max_tokens, self.grabar = modelo, max_tokens, grabar
@@ -67,23 +86,21 @@ class ModeloClaude:
         self._grabados = []
 
     def __call__(self, M, herramientas):
-        sistema = "\n\n".join(c for rol, c in M if rol == "sistema")
-        mensajes = [{"role": _ROLES[rol], "content": c} for rol, c in M if rol != "sistema"]
-        try:
-            r = self.cliente.messages.create(model=self.modelo, max_tokens=self.max_tokens, messages=mensajes,
-                                             tools=herramientas, **({"system": sistema} if sistema else {}))
-        except self._errores as e:
-            raise SinRespuesta(_por_que(e, self.modelo)) from None
-        self.tokens["entrada"] += r.usage.input_tokens
-        self.tokens["salida"] += r.usage.output_tokens
-        self.entrada_por_turno.append(r.usage.input_tokens)
-        if r.stop_reason == "max_tokens":
-            raise RespuestaCortada("el turno %d del modelo se ha cortado al llegar a max_tokens=%d: la respuesta "
-                                   "está a medias y no se puede usar. Sube max_tokens o pide algo más corto."
-                                   % (self.turno + 1, self.max_tokens))
-        if r.stop_reason == "refusal":
-            raise SinRespuesta("el modelo se ha negado a seguir con esta conversación (stop_reason «refusal»).")
-        bloques = [_bloque(b) for b in r.content]
+        pedida = peticion(M, herramientas, self.modelo, self.max_tokens)
+        _se_puede_enviar(pedida["messages"])
+        bloques, entrada = [], 0
+        for _ in range(1 + CONTINUACIONES):
+            # Un turno en pausa se sigue mandándolo tal cual, como último mensaje, sin nada del usuario detrás.
+            seguir = [{"role": "assistant", "content": bloques}] if bloques else []
+            r = self._pedir(dict(pedida, messages=pedida["messages"] + seguir))
+            self.tokens["entrada"] += r.usage.input_tokens
+            self.tokens["salida"] += r.usage.output_tokens
+            entrada += r.usage.input_tokens
+            bloques += [_bloque(b) for b in r.content]
+            if r.stop_reason != "pause_turn":
+                break
+        self.entrada_por_turno.append(entrada)
+        _comprobar_fin(r.stop_reason, self.turno + 1, self.max_tokens)
         self.turno += 1
         if self.grabar:
             self._grabados.append({"enviada": [list(m) for m in M], "recibida": bloques})
@@ -92,30 +109,49 @@ class ModeloClaude:
                           f, ensure_ascii=False, indent=1)
         return bloques
 
+    def _pedir(self, pedida):
+        """Lo que devuelve la API a `pedida`. Ante un 429, un 5xx o la red cortada, la repite (REINTENTOS
+        veces, esperando lo que pida la API); si la API tarda más de ESPERA segundos, no."""
+        for intento in range(REINTENTOS + 1):
+            try:
+                return self.cliente.messages.create(**pedida)
+            except self._sdk.APITimeoutError:
+                raise SinRespuesta("la API no ha contestado en %s segundos: puede que esté muy cargada o que la red "
+                                   "vaya muy lenta. Vuelve a probar dentro de un rato."
+                                   % ("%g" % ESPERA).replace(".", ",")) from None
+            except self._sdk.APIError as e:
+                repetible = isinstance(e, self._sdk.APIConnectionError) or _se_repite(getattr(e, "status_code", None))
+                if intento == REINTENTOS or not repetible:
+                    raise SinRespuesta(_por_que(e, self.modelo, intento)) from None
+                time.sleep(_espera(e, intento))
 
-def conversar(peticion, ejecutar, modelo=MODELO, tope=TOPE, max_tokens=1024):
-    """`peticion` por el bucle con `ejecutar` y un modelo de verdad, sobre una copia de ENTORNO: enseña la
+
+def conversar(encargo, ejecutar, modelo=MODELO, tope=TOPE, max_tokens=1024):
+    """`encargo` por el bucle con `ejecutar` y un modelo de verdad, sobre una copia de ENTORNO: enseña la
     conversación en el visor, los ficheros que ha cambiado y lo gastado, en total y turno a turno."""
     from IPython.display import display
 
     from .widgets import visor
     claude = ModeloClaude(modelo, max_tokens=max_tokens)
     entorno = dict(ENTORNO)
-    print("Con %s: %d turnos como mucho, de %d tokens de salida como mucho cada uno." % (modelo, tope, max_tokens))
+    print("Con %s: %s como mucho, de %d tokens de salida como mucho cada uno."
+          % (modelo, _cuantos(tope, "turno"), max_tokens))
     try:
-        como_acaba, texto_final, M = bucle(claude, [INICIO[0], ("usuario", peticion)], entorno, tope, ejecutar)
+        como_acaba, texto_final, M = bucle(claude, [INICIO[0], ("usuario", encargo)], entorno, tope,
+                                           en_prueba(ejecutar))
+    except Escapada as fallo:  # solo lo que ha salido de tu ejecutar
+        print("✘ La conversación se corta después del turno %d del modelo: %s" % (claude.turno, fallo))
     except (RespuestaCortada, SinRespuesta) as fallo:  # el que falla es el modelo: no hay llamada a la que contestar
         print("El modelo no ha dado el turno %d: %s" % (claude.turno + 1, fallo))
-    except Exception as fallo:
-        print("Tu ejecutar ha dejado escapar %s después del turno %d del modelo: %s"
-              % (type(fallo).__name__, claude.turno, fallo))
+    except NoSeEnvia as fallo:
+        print("La conversación no se puede mandar a la API para pedir el turno %d: %s" % (claude.turno + 1, fallo))
     else:
-        display(visor(M, titulo="«%s», con tu ejecutar y %s" % (peticion, modelo)))
+        display(visor(M, titulo="«%s», con tu ejecutar y %s" % (encargo, modelo)))
         print("bucle devuelve %r: %s" % (como_acaba, texto_final))
         cambiados = [ruta for ruta in sorted(set(entorno) | set(ENTORNO)) if entorno.get(ruta) != ENTORNO.get(ruta)]
         print("Ficheros cambiados:", ", ".join(cambiados) or "ninguno")
-    print("Gastado: %d tokens de entrada y %d de salida en %d turnos."
-          % (claude.tokens["entrada"], claude.tokens["salida"], claude.turno))
+    print("Gastado: %d tokens de entrada y %d de salida en %s."
+          % (claude.tokens["entrada"], claude.tokens["salida"], _cuantos(claude.turno, "turno")))
     if claude.entrada_por_turno:
         print("Tokens de entrada en cada turno:", ", ".join(map(str, claude.entrada_por_turno)))
 
@@ -128,7 +164,7 @@ def guion_desde(ruta):
 
 
 def _bloque(b):
-    """Un bloque de la respuesta del SDK, con la forma de la lección; los de otros tipos, tal como llegan."""
+    """Un bloque del turno que devuelve el SDK, con la forma de la lección; los de otros tipos, tal como llegan."""
     if b.type == "text":
         return texto(b.text)
     if b.type == "tool_use":
@@ -136,24 +172,82 @@ def _bloque(b):
     return b.model_dump(mode="json", exclude_none=True)
 
 
-def _por_que(e, modelo):
+def _comprobar_fin(motivo, n, max_tokens):
+    """Lanza si el turno `n` no ha acabado entero: un turno a medias nunca se toma por uno completo."""
+    if motivo in _COMPLETO:
+        return
+    if motivo == "max_tokens":
+        raise RespuestaCortada("el turno %d del modelo se ha cortado al llegar a max_tokens=%d: está a medias y no "
+                               "se puede usar. Sube max_tokens o pide algo más corto." % (n, max_tokens))
+    if motivo == "model_context_window_exceeded":
+        raise RespuestaCortada("el turno %d del modelo se ha cortado porque la conversación ya no cabe en su ventana "
+                               "de contexto (stop_reason «model_context_window_exceeded»): está a medias y no se "
+                               "puede usar. Empieza otra conversación, con un encargo más corto." % n)
+    if motivo == "pause_turn":
+        raise SinRespuesta("la API ha dejado el turno %d en pausa %d veces seguidas (stop_reason «pause_turn»): "
+                           "no se sigue esperando." % (n, 1 + CONTINUACIONES))
+    if motivo == "refusal":
+        raise SinRespuesta("el modelo se ha negado a seguir con esta conversación (stop_reason «refusal»).")
+    raise SinRespuesta("la API ha parado el turno %d por un motivo que esta lección no conoce (stop_reason %r): "
+                       "no se toma como un turno completo." % (n, motivo))
+
+
+def _se_puede_enviar(mensajes):
+    """Lanza NoSeEnvia, diciendo qué bloque es, si algo de `mensajes` no se puede escribir en JSON."""
+    for mensaje in mensajes:
+        contenido = mensaje["content"] if isinstance(mensaje["content"], list) else [mensaje["content"]]
+        for bloque in contenido:
+            try:
+                json.dumps(bloque)
+            except (TypeError, ValueError) as e:
+                quien = ("la observación de %s" % bloque.get("tool_use_id") if isinstance(bloque, dict)
+                         and bloque.get("type") == "tool_result" else "un bloque del mensaje de %s" % mensaje["role"])
+                raise NoSeEnvia("%s lleva algo que no se puede escribir en JSON (%s). El contenido de una "
+                                "observación es un texto: para un error, str(e)." % (quien, e)) from None
+
+
+def _se_repite(codigo):
+    """Si una petición que la API ha contestado con el código HTTP `codigo` se puede repetir tal cual."""
+    return codigo in (408, 409, 429) or (codigo or 0) >= 500
+
+
+def _espera(e, intento):
+    """Los segundos que pide la API antes de repetir (retry-after), o 1, 2, 4…; 20 como mucho."""
+    cabeceras = getattr(getattr(e, "response", None), "headers", None) or {}
+    try:
+        if "retry-after-ms" in cabeceras:
+            return min(float(cabeceras["retry-after-ms"]) / 1000, 20)
+        if "retry-after" in cabeceras:
+            return min(float(cabeceras["retry-after"]), 20)
+    except ValueError:
+        pass
+    return min(2 ** intento, 20)
+
+
+def _por_que(e, modelo, repetida):
     """Qué ha pasado con la API, en español, con lo que diga ella."""
     cuerpo = getattr(e, "body", None)
     error = cuerpo.get("error") if isinstance(cuerpo, dict) else None
     dice = error.get("message") if isinstance(error, dict) else None
     codigo = getattr(e, "status_code", None)
+    tras = ", también tras %s" % _cuantos(repetida, "reintento") if repetida else ""
     if codigo is None:
-        que = "no se ha podido hablar con la API (%s): mira la conexión a internet" % type(e).__name__
+        que = "no se ha podido hablar con la API (%s%s): mira la conexión a internet" % (type(e).__name__, tras)
     elif codigo == 401:
-        que = "la API no acepta la clave de ANTHROPIC_API_KEY (401): mira que esté bien copiada y siga activa"
+        variable = "ANTHROPIC_API_KEY" if os.environ.get("ANTHROPIC_API_KEY") else "ANTHROPIC_AUTH_TOKEN"
+        que = "la API no acepta la clave de %s (401): mira que esté bien copiada y siga activa" % variable
     elif codigo == 404:
         que = "la API no encuentra el modelo %r (404): mira el nombre en la lista de modelos" % modelo
     elif codigo == 429:
-        que = ("la API pide que vayas más despacio o se ha acabado el saldo (429), también tras %d reintentos: "
-               "espera un minuto y vuelve a probar" % REINTENTOS)
+        que = ("la API pide que vayas más despacio o se ha acabado el saldo (429)%s: espera un minuto y vuelve a "
+               "probar" % tras)
     elif codigo >= 500:
-        que = ("la API ha fallado por su lado (%d), también tras %d reintentos: vuelve a probar dentro de un rato"
-               % (codigo, REINTENTOS))
+        que = "la API ha fallado por su lado (%d)%s: vuelve a probar dentro de un rato" % (codigo, tras)
     else:
         que = "la API ha rechazado la petición (%d)" % codigo
     return que + (". La API dice: %s" % dice if dice else ".")
+
+
+def _cuantos(n, cosa):
+    """«1 turno», «2 turnos»."""
+    return "%d %s%s" % (n, cosa, "" if n == 1 else "s")

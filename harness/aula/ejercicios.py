@@ -164,8 +164,8 @@ def _escapada(e, llamada, ejecutar):
     if isinstance(e, NotImplementedError):
         return ("tu ejecutar aún está sin escribir: con la llamada %s lanza NotImplementedError. Escribe tu parte "
                 "en la celda del desafío, en lugar de la línea del raise." % muestra(llamada))
-    return ("tu ejecutar ha dejado salir %s: %s\ncon la llamada %s%s.\nejecutar no lanza nunca: lo que falla vuelve "
-            "como error(id, str(e))." % (type(e).__name__, e, muestra(llamada), _donde(e, ejecutar)))
+    return ("tu ejecutar ha dejado salir %s: %s\ncon la llamada %s%s.\nDe ejecutar no sale ninguna excepción: lo que "
+            "falla vuelve como error(id, str(e))." % (type(e).__name__, e, muestra(llamada), _donde(e, ejecutar)))
 
 
 def _donde(e, ejecutar):
