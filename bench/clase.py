@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from course import CUADERNO, RAIZ, TAREA
-from course import clase
+from course import estado
 from course.entregas import escribir_entrega, leer_ejemplo
 
 sys.path.insert(0, str(RAIZ / "tests"))
@@ -96,9 +96,9 @@ def main():
                 tiempos[nombre].append(time.perf_counter() - inicio)
             print("ronda %d: make grade %.1f s, nbgrader en cadena %.1f s"
                   % (ronda + 1, tiempos["nuestro"][-1], tiempos["nbgrader"][-1]), flush=True)
-        iguales = clase.notas(nuestro, TAREA) == clase.notas(base, TAREA)
+        iguales = estado.notas(nuestro, TAREA) == estado.notas(base, TAREA)
         if not iguales:
-            distintas = {e: (clase.notas(nuestro, TAREA).get(e), n) for e, n in clase.notas(base, TAREA).items() if clase.notas(nuestro, TAREA).get(e) != n}
+            distintas = {e: (estado.notas(nuestro, TAREA).get(e), n) for e, n in estado.notas(base, TAREA).items() if estado.notas(nuestro, TAREA).get(e) != n}
             print("¡Las notas no coinciden! (nuestro, nbgrader):", distintas)
         informe = (nuestro / "exports" / "informe.html").exists()
         razon = statistics.median(tiempos["nuestro"]) / statistics.median(tiempos["nbgrader"])

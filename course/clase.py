@@ -19,21 +19,15 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import NamedTuple
 
-from . import NO_CORREGIDO, TAREA, cuaderno, gradebook, limites, recoleccion, trabajador
-from .aislado import entrada
+from . import TAREA, gradebook, recoleccion, trabajador
+from .colocar import colocar_cuadernos
+from .estado import CORREGIDO, SIN_CORREGIR, SIN_ENTREGA, Entrega, entregas, estado, leer, notas  # noqa: F401 (aquí, como antes)
+from .exportar import escribir_csv
+from .informe import escribir_informe
 from .trabajador import Curso, Resultado
 
-SIN_ENTREGA, CORREGIDO, SIN_CORREGIR = "sin entrega", "corregido", "no corregido"
 
-
-class Entrega(NamedTuple):
-    """Una carpeta de submitted/: su estudiante y, si no se corrige, por qué."""
-    estudiante: str       # el nombre de la carpeta (con los bytes que no son texto, escapados)
-    apartada: str | None  # por qué nbgrader no puede ni mirarla (su nombre, un enlace…): no es un estudiante
-    motivo: str | None    # por qué no tiene un cuaderno que corregir
-
-
-class Clase(NamedTuple):
+class Correccion(NamedTuple):
     """Cómo ha ido la corrección de la clase: si todas las entregas corregibles lo están, y cada una."""
     bien: bool
     resultados: dict  # estudiante → trabajador.Resultado
@@ -52,90 +46,6 @@ def trabajos_por_defecto():
     except AttributeError:
         nucleos = os.cpu_count() or 1
     return nucleos + 1
-
-
-# --------------------------------------------------------------------------- las entregas
-
-def entregas(raiz, tarea, colocar=False):
-    """Las entregas de `tarea` en submitted/, por nombre de carpeta: las que se corrigen y las que no, y por qué.
-
-    Sin glob ni nada que lea el nombre de una carpeta como un patrón: cada nombre, tal cual (os.scandir).
-    Con `colocar`, antes busca el cuaderno de quien lo llamó de otra manera (colocar_cuaderno).
-    """
-    carpeta = os.fsencode(Path(raiz) / "submitted")
-    if not os.path.isdir(carpeta):
-        return []
-    resultado = []
-    with os.scandir(carpeta) as dentro:
-        for hijo in dentro:
-            suya = os.path.join(hijo.path, tarea.encode())
-            if not os.path.isdir(suya):
-                continue
-            ruta = os.fsdecode(suya)
-            apartada = entrada.motivo_para_apartar(ruta)
-            mostrable = hijo.name.decode("utf-8", "backslashreplace")  # un byte que no es texto, como \xff
-            if colocar and not apartada:
-                colocar_cuaderno(ruta)
-            resultado.append(Entrega(mostrable, apartada, None if apartada else entrada.motivo_sin_corregir(ruta)))
-    return sorted(resultado)
-
-
-def colocar_cuaderno(carpeta):
-    """Si a submitted/<id>/<tarea> le falta el cuaderno de la tarea y hay otro .ipynb que es la entrega, lo
-    copia con ese nombre (como zip_collect). Devuelve el nombre del elegido, o None."""
-    carpeta = Path(carpeta)
-    nombre = cuaderno(carpeta.name)
-    if os.path.lexists(carpeta / nombre) or os.path.lexists(carpeta / NO_CORREGIDO):
-        return None
-    candidatos = []
-    for ruta in sorted(carpeta.iterdir())[:limites.CUADERNOS_EN_LA_CARPETA]:
-        if ruta.suffix.lower() == ".ipynb" and not ruta.is_symlink() and ruta.is_file():
-            datos, problema = entrada.leer_acotado(str(ruta), limites.CUADERNO_ENTREGADO)
-            if problema is None and len(datos) <= limites.CUADERNO_ENTREGADO:
-                candidatos.append((ruta.name, ruta.stat().st_mtime, datos))
-    release = carpeta.parents[2] / "release" / carpeta.name / nombre
-    datos, _ = recoleccion.elegir_cuaderno(candidatos, recoleccion.ids_de_release(release) if release.exists() else set())
-    if datos is None:
-        return None
-    (carpeta / nombre).write_bytes(datos)
-    elegido = next(n for n, _, d in candidatos if d is datos)
-    print("%s: se corrige «%s» como su %s." % (recoleccion.mostrar(carpeta.parent.name, 200), recoleccion.mostrar(elegido),
-                                                 nombre))
-    return elegido
-
-
-def estado(raiz, tarea, estudiante, en_el_gradebook):
-    """(CORREGIDO, SIN_CORREGIR o SIN_ENTREGA, motivo o None) de un estudiante del gradebook en `tarea`.
-
-    `en_el_gradebook`: si nbgrader tiene una entrega corregida suya. Una carpeta en submitted/ sin
-    cuaderno que corregir, o que nbgrader no ha llegado a corregir, es «no corregido», con el motivo.
-    """
-    carpeta = os.path.join(raiz, "submitted", estudiante, tarea)
-    if "/" in estudiante or estudiante in (".", "..") or not os.path.isdir(carpeta):
-        return (CORREGIDO, None) if en_el_gradebook else (SIN_ENTREGA, None)
-    motivo = entrada.motivo_para_apartar(carpeta) or entrada.motivo_sin_corregir(carpeta)
-    if motivo:
-        return SIN_CORREGIR, motivo
-    if not en_el_gradebook or not os.path.exists(os.path.join(raiz, "autograded", estudiante, tarea, cuaderno(tarea))):
-        return SIN_CORREGIR, "nbgrader no ha llegado a corregirla (sus mensajes, en exports/registro.txt)"
-    return CORREGIDO, None
-
-
-def notas(raiz, tarea):
-    """{estudiante: (puntos, máximo)} de `tarea`, leídos del gradebook; los puntos, ya con el descuento por retraso."""
-    from nbgrader.api import Gradebook, MissingEntry
-
-    from .complementos import nota_con_descuento
-
-    with Gradebook(gradebook(raiz)) as gb:
-        maximo = gb.find_assignment(tarea).max_score
-        resultado = {}
-        for estudiante in gb.students:
-            try:
-                resultado[estudiante.id] = (nota_con_descuento(gb.find_submission(tarea, estudiante.id)), maximo)
-            except MissingEntry:
-                pass
-        return resultado
 
 
 # --------------------------------------------------------------------------- el reparto
@@ -220,7 +130,10 @@ def _linea(r):
 # --------------------------------------------------------------------------- la clase de principio a fin
 
 def corregir_clase(raiz, tarea=TAREA, trabajos=None, informe=True):
-    """Release, autograde + retroalimentación en paralelo, CSV e informe de `tarea`. Devuelve una Clase."""
+    """Release, autograde + retroalimentación en paralelo, CSV e informe de `tarea`. Devuelve una Correccion.
+
+    submitted/ → colocar_cuadernos → entregas → los procesos → estado.leer → {CSV, informe}.
+    """
     raiz = Path(raiz).resolve()
     trabajos = trabajos or trabajos_por_defecto()
     curso = Curso(raiz, tarea)
@@ -228,11 +141,12 @@ def corregir_clase(raiz, tarea=TAREA, trabajos=None, informe=True):
     if not hecho.bien:
         print(hecho.registro)
         print("No se ha podido generar la versión del estudiante de %s (release/): se para aquí." % tarea)
-        return Clase(False, {})
-    todas = entregas(raiz, tarea, colocar=True)
+        return Correccion(False, {})
+    colocar_cuadernos(raiz, tarea)
+    todas = entregas(raiz, tarea)
     if not todas:
         print("No hay entregas de %s en %s." % (tarea, raiz / "submitted"))
-        return Clase(True, {})
+        return Correccion(True, {})
     for e in todas:
         if e.apartada:
             print("%-22s apartada, sin corregir: %s." % (recoleccion.mostrar(e.estudiante, 200), e.apartada))
@@ -251,19 +165,26 @@ def corregir_clase(raiz, tarea=TAREA, trabajos=None, informe=True):
               % (sum(r.autograde for r in corregidas) / len(corregidas),
                  sum(r.retroalimentacion for r in corregidas) / len(corregidas)))
 
-    csv = raiz / "exports" / "notas.csv"
-    curso.exportar(csv)
-    print("Notas en %s." % _desde_aqui(csv))
+    clase = leer(raiz, tarea)  # la clase corregida, leída una vez: todo lo que sigue la pinta
+    print("Notas en %s." % _desde_aqui(exportar_notas(raiz, clase)))
     if informe:
-        from .informe import escribir_informe
-        ruta = escribir_informe(raiz, tarea)
-        print("Informe de la clase en %s." % _desde_aqui(ruta))
+        print("Informe de la clase en %s." % _desde_aqui(escribir_informe(raiz, tarea, clase)))
     fallidas = sorted(e for e, r in resultados.items() if not r.bien)
     if fallidas:
         print("No se han podido corregir del todo: %s. Sus mensajes están en %s; las demás entregas están "
               "corregidas." % (", ".join(recoleccion.mostrar(e, 200) for e in fallidas),
                                _desde_aqui(raiz / "exports" / "registro.txt")))
-    return Clase(not fallidas, resultados)
+    return Correccion(not fallidas, resultados)
+
+
+def exportar_notas(raiz, clase):
+    """exports/notas.csv, como lo escribe `nbgrader export`: cada tarea del gradebook; la de `clase`, de ella."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(gradebook(raiz)) as gb:
+        clases = [clase if t.name == clase.tarea else leer(raiz, t.name, gb, detalles=False)
+                  for t in gb.assignments]
+    return escribir_csv(raiz / "exports" / "notas.csv", clases)
 
 
 def _desde_aqui(ruta):

@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 from . import RAIZ, TAREA
-from .clase import corregir_clase, entregas
+from .clase import corregir_clase
+from .estado import entregas
 from .demo import DEMO, EJEMPLOS, preparar_demo
 from .grabaciones import CARPETA, GuionRechazado, conversaciones_grabadas
 

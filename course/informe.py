@@ -17,51 +17,16 @@ import io
 import urllib.parse
 from pathlib import Path
 
-import nbformat
-from nbformat.v4.rwbase import rejoin_lines
-
 from harness.aula.mostrar import escapar
 
-from . import RAIZ, TAREA, cuaderno, gradebook
-from .aislado.entrada import leer_cuaderno
-from .cuestionario import PREGUNTAS, respuestas_del_cuaderno
+from . import RAIZ, TAREA, cuaderno, estado
+from .cuestionario import PREGUNTAS
+from .estado import SIN_CONTESTAR, leer, opciones_elegidas
 
 AZUL, ROJO, VERDE, GRIS = "#3b6ea5", "#c0392b", "#2e8b57", "#9aa5b1"
 
 
 # --------------------------------------------------------------------------- los datos
-
-def _grade_id(celda):
-    return celda.metadata.get("nbgrader", {}).get("grade_id", "")
-
-
-SIN_CONTESTAR = "(sin contestar)"
-
-
-def opciones_elegidas(respuesta):
-    """Las opciones que cuenta una respuesta: una letra, verdadero/falso o cada letra de un conjunto."""
-    if respuesta is None:
-        return [SIN_CONTESTAR]
-    if isinstance(respuesta, bool):
-        return ["verdadero" if respuesta else "falso"]
-    if isinstance(respuesta, str):
-        return [respuesta.strip().lower() or SIN_CONTESTAR]
-    if isinstance(respuesta, (set, frozenset, list, tuple)):
-        return sorted(str(r).strip().lower() for r in respuesta) or ["(ninguna)"]
-    return [str(respuesta)]
-
-
-def _rotulo_de_opcion(n, opcion):
-    """«c) el texto de la opción», para una opción tal como la cuenta opciones_elegidas."""
-    clave = {"verdadero": True, "falso": False}.get(opcion, opcion)
-    texto = PREGUNTAS.get(n, {}).get("opciones", {}).get(clave)
-    return "%s) %s" % (opcion, texto) if isinstance(texto, str) else opcion
-
-
-def _correcta(n):
-    """Las opciones buenas de la pregunta `n`, escritas como las cuenta opciones_elegidas."""
-    return set(opciones_elegidas(PREGUNTAS[n]["correcta"])) if n in PREGUNTAS else set()
-
 
 def _rotulos_de_diagnosticos():
     try:
@@ -71,88 +36,38 @@ def _rotulos_de_diagnosticos():
         return {}
 
 
-def datos_de_la_clase(raiz, tarea=TAREA):
-    """Lo que pinta el informe, leído del gradebook y de autograded/.
-
-    Cada estudiante se lee aparte: lo que tenga su cuaderno corregido (lo que sea) como mucho le hace
-    perder sus propios detalles (diagnósticos, cuestionario), nunca el informe. Quien no se ha
-    corregido (course.clase.estado) va aparte, con su motivo, fuera de medias y de fallos.
-    """
-    from nbgrader.api import Gradebook, MissingEntry
-
-    from .clase import CORREGIDO, SIN_ENTREGA, entregas, estado
-    from .complementos import nota_con_descuento
-
-    raiz = Path(raiz)
-    estudiantes, fallos, pruebas = [], collections.Counter(), {}
-    diagnosticos, elecciones = collections.Counter(), collections.defaultdict(collections.Counter)
-    con_diagnosticos, quienes = 0, collections.defaultdict(list)  # estudiantes con diagnósticos; quién tiene cada uno
-    no_corregidos, sin_entrega = [], []
-    with Gradebook(gradebook(raiz)) as gb:
-        maximo = gb.find_assignment(tarea).max_score
-        for s in gb.students:
-            try:
-                entrega = gb.find_submission(tarea, s.id)
-            except MissingEntry:
-                entrega = None
-            situacion, motivo = estado(str(raiz), tarea, s.id, entrega is not None)
-            nombre = " ".join(filter(None, [s.first_name, s.last_name]))
-            if situacion == SIN_ENTREGA:
-                sin_entrega.append({"id": s.id, "nombre": nombre})
-                continue
-            if situacion != CORREGIDO:
-                no_corregidos.append({"id": s.id, "nombre": nombre, "motivo": motivo})
-                continue
-            estudiante = {"id": s.id, "nombre": nombre, "nota": nota_con_descuento(entrega),  # la del CSV
-                          "retraso": entrega.late_submission_penalty}
-            estudiantes.append(estudiante)
-            for suyo in entrega.notebooks:
-                for nota in suyo.grades:
-                    if nota.max_score:  # cada prueba que puntúa, de la tarea que sea
-                        pruebas[nota.name] = nota.max_score
-                        if (nota.score or 0) < nota.max_score:
-                            fallos[nota.name] += 1
-            try:
-                suyos, respuestas = _detalles(raiz / "autograded" / s.id / tarea / cuaderno(tarea))
-            except Exception as e:  # lo que sea que traiga su cuaderno: solo pierde sus detalles
-                estudiante["detalles"] = "sus detalles no se han podido leer (%s)" % type(e).__name__
-                continue
-            if suyos is not None:
-                con_diagnosticos += 1
-                diagnosticos.update(suyos)
-                for d in suyos:
-                    quienes[d].append(s.id)
-            for n, respuesta in respuestas.items():
-                elecciones[n].update(opciones_elegidas(respuesta))
-    no_corregidos += [{"id": e.estudiante, "nombre": "", "motivo": "carpeta apartada: " + e.apartada}
-                      for e in entregas(raiz, tarea) if e.apartada]
-    return {"tarea": tarea, "maximo": maximo, "estudiantes": sorted(estudiantes, key=lambda e: e["id"]),
-            "fallos": fallos, "pruebas": dict(sorted(pruebas.items(), key=lambda p: _orden_de_prueba(p[0]))),
-            "diagnosticos": diagnosticos, "con_diagnosticos": con_diagnosticos, "quienes": quienes,
-            "elecciones": elecciones, "no_corregidos": sorted(no_corregidos, key=lambda e: e["id"]),
-            "sin_entrega": len(sin_entrega), "sin_entrega_quienes": sin_entrega}
+def datos_de_la_clase(raiz, tarea=TAREA, clase=None):
+    """Lo que pinta el informe, de la clase leída una vez (course/estado.py)."""
+    clase = clase or leer(raiz, tarea)
+    corregidos = sorted(clase.corregidos, key=lambda e: e.id)
+    estudiantes = []
+    for e in corregidos:
+        fila = {"id": e.id, "nombre": e.nombre_completo, "nota": e.nota, "retraso": e.descuento}
+        if e.detalles:
+            fila["detalles"] = e.detalles
+        estudiantes.append(fila)
+    quienes = dict(clase.equivocaciones)
+    return {"tarea": tarea, "maximo": clase.maximo, "estudiantes": estudiantes,
+            "fallos": collections.Counter({p: len(clase.fallan(p)) for p in clase.pruebas}),
+            "pruebas": clase.pruebas,
+            "diagnosticos": collections.Counter({d: len(q) for d, q in quienes.items()}),
+            "con_diagnosticos": clase.con_diagnosticos, "quienes": quienes,
+            "elecciones": {n: collections.Counter({o.clave: o.cuantos for o in opciones})
+                           for n, opciones in clase.preguntas.items()},
+            "no_corregidos": sorted(({"id": e.id, "nombre": e.nombre_completo, "motivo": e.motivo}
+                                     for e in clase.no_corregidos), key=lambda e: e["id"]),
+            "sin_entrega": len(clase.sin_entrega),
+            "sin_entrega_quienes": [{"id": e.id, "nombre": e.nombre_completo} for e in clase.sin_entrega]}
 
 
-def _detalles(ruta):
-    """(sus equivocaciones, cada una una vez, o None si su cuaderno no trae diagnósticos; {pregunta: respuesta})
-    del cuaderno corregido de un estudiante.
-
-    Se lee con los topes de una entrega (course/aislado/entrada.leer_cuaderno), sin validarlo.
-    """
-    if not ruta.exists():
-        return None, {}
-    datos, problema = leer_cuaderno(str(ruta))
-    if problema:
-        raise ValueError(problema)
-    nb = rejoin_lines(nbformat.from_dict(datos))  # el código y las salidas en un texto, como los deja nbformat.read
-    listas = [c.metadata.get("curso", {}).get("diagnosticos") for c in nb.cells if _grade_id(c).startswith("ejecutar-")]
-    listas = [l for l in listas if isinstance(l, list)]
-    suyos = sorted({str(d)[:80] for l in listas for d in l}) if listas else None
-    return suyos, respuestas_del_cuaderno(nb)
+def _rotulo_de_opcion(n, opcion):
+    """«c) el texto de la opción», para una opción tal como la cuenta opciones_elegidas."""
+    return estado._rotulo(PREGUNTAS.get(n, {}).get("opciones", {}), opcion)
 
 
-def _orden_de_prueba(grade_id):
-    return (not grade_id.startswith("pregunta-"), grade_id)
+def _correcta(n):
+    """Las opciones buenas de la pregunta `n`, escritas como las cuenta opciones_elegidas."""
+    return set(opciones_elegidas(PREGUNTAS[n]["correcta"])) if n in PREGUNTAS else set()
 
 
 # --------------------------------------------------------------------------- las gráficas
@@ -321,12 +236,12 @@ def _tabla_de_estudiantes(datos, raiz):
         ["estudiante", "nombre", "puntos (ya con el descuento)", "descuento por retraso", ""], filas)
 
 
-def escribir_informe(raiz=RAIZ, tarea=TAREA):
-    """Escribe exports/informe.html, el informe de `tarea`, y devuelve su ruta."""
+def escribir_informe(raiz=RAIZ, tarea=TAREA, clase=None):
+    """Escribe exports/informe.html, el informe de `tarea` (o de la `clase` ya leída), y devuelve su ruta."""
     raiz = Path(raiz)
     destino = raiz / "exports" / "informe.html"
     destino.parent.mkdir(parents=True, exist_ok=True)
-    destino.write_text(html_del_informe(datos_de_la_clase(raiz, tarea), raiz), encoding="utf-8")
+    destino.write_text(html_del_informe(datos_de_la_clase(raiz, tarea, clase), raiz), encoding="utf-8")
     return destino
 
 

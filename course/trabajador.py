@@ -16,6 +16,7 @@ from typing import NamedTuple
 from nbconvert.exporters import HTMLExporter
 
 from . import gradebook, limites
+from .estado import nota_con_descuento
 
 
 class Paso(NamedTuple):
@@ -122,18 +123,9 @@ class Curso:
 
     def nota(self, estudiante):
         """(la nota que cuenta, el máximo, el descuento por retraso) de la entrega de `estudiante`."""
-        from .complementos import nota_con_descuento
-
         with self.gradebook() as gb:
             entrega = gb.find_submission(self.tarea, estudiante)
             return nota_con_descuento(entrega), entrega.max_score, entrega.late_submission_penalty or 0.0
-
-    def exportar(self, destino):
-        from .complementos import NotasSinFormulas
-
-        Path(destino).parent.mkdir(parents=True, exist_ok=True)
-        with self.gradebook() as gb:
-            NotasSinFormulas(to=str(destino), config=self.config, log=self.log).export(gb)
 
 
 def corregir_una(curso, estudiante, avisar=lambda estudiante, paso: None):

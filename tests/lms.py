@@ -111,5 +111,5 @@ def filas(raiz):
 
 def sin_apostrofo(celda):
     """El texto de una celda del CSV tal como era antes de neutralizar una fórmula."""
-    from course.complementos import FORMULA
+    from course.exportar import FORMULA
     return celda[1:] if celda.startswith("'") and celda[1:].lstrip(" ").startswith(FORMULA) else celda

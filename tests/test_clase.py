@@ -17,7 +17,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from course import CUADERNO, TAREA, corregir, gradebook, informe
-from course.clase import notas as notas_de
+from course.estado import notas as notas_de
 from course.entregas import escribir_entrega, leer_ejemplo
 from cursos import MAXIMO_CALIFICADO as MAXIMO, nbgrader
 

@@ -9,7 +9,7 @@ import pytest
 from nbclient import NotebookClient
 
 from course import CUADERNO, RAIZ, TAREA, corregir, paquete
-from course.clase import notas as notas_de
+from course.estado import notas as notas_de
 from course.entregas import leer_ejemplo, soluciones
 from cursos import copiar_curso, nbgrader
 from nucleos import NucleoPorFicheros, validar

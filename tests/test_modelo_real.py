@@ -432,7 +432,7 @@ def test_el_corrector_pasa_las_conversaciones_grabadas_y_la_seccion_no_hace_nada
     hecho = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", TAREA, "--force"], cwd=curso,
                            capture_output=True, text=True, timeout=900, env=entorno)
     assert hecho.returncode == 0, hecho.stderr[-3000:]
-    from course.clase import notas as notas_de
+    from course.estado import notas as notas_de
     notas = notas_de(curso, TAREA)
     puntos = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"]
               for c in nbformat.read(RELEASE, as_version=4).cells if c.metadata.get("nbgrader", {}).get("points")}
