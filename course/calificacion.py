@@ -111,7 +111,7 @@ CASOS = {
           [llamada("f", "escribir", ruta="lista.txt", contenido=_TORTILLA)],
           [texto("He añadido huevos y cebolla."), texto("¿Algo más?")]],
          [[error("a", "no existe el fichero 'recetas/tortila.txt'"), resultado("b", ENTORNO["lista.txt"]),
-           resultado("c", "")],
+           resultado("c", "ninguna línea contiene 'tortilla'")],
           [resultado("d", ENTORNO["recetas/tortilla.txt"]), error("e", "no se ha ejecutado: falta el campo 'contenido'")],
           [resultado("f", "se han escrito 36 caracteres en lista.txt")],
           None],

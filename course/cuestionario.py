@@ -82,10 +82,10 @@ PREGUNTAS = {
         },
         "correcta": False,
         "explicaciones": {
-            True: "no encontrar coincidencias no es un fallo: `buscar` ha hecho su trabajo y su respuesta es un "
-                  "texto vacío. Con la marca de error el modelo pensaría que pidió algo mal y lo cambiaría sin motivo.",
+            True: "no encontrar coincidencias no es un fallo: `buscar` ha hecho su trabajo y su respuesta es una "
+                  "frase que lo dice. Con la marca de error el modelo pensaría que pidió algo mal y lo cambiaría sin motivo.",
             False: "`buscar` ha cumplido lo que promete. Su observación es un `tool_result` normal, con "
-                   "`is_error` a `False`, y el texto vacío ya le dice al modelo que no hay ninguna coincidencia.",
+                   "`is_error` a `False`, y su texto ya le dice al modelo que no hay ninguna coincidencia.",
         },
         "idea": "`is_error` dice si la herramienta no pudo hacer su trabajo, no si la respuesta es decepcionante.",
     },

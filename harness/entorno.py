@@ -1,7 +1,8 @@
 """El entorno de ficheros, sus cuatro herramientas y la comprobación de sus esquemas.
 
 Un entorno es un dict ruta → texto. Cada herramienta recibe el entorno primero y
-devuelve texto; solo `escribir` lo cambia.
+devuelve texto, nunca vacío: la API de Mensajes rechaza un tool_result sin contenido, así que
+también «no hay nada» se dice con palabras. Solo `escribir` cambia el entorno.
 """
 
 ENTORNO = {
@@ -15,26 +16,26 @@ ENTORNO = {
 
 
 def leer(entorno, ruta):
-    """El texto del fichero `ruta`. Si no existe, lanza FileNotFoundError y no cambia nada."""
+    """El texto del fichero `ruta` (si está vacío, una frase que lo dice). Si no existe, lanza FileNotFoundError."""
     if ruta not in entorno:
         raise FileNotFoundError("no existe el fichero %r" % ruta)
-    return entorno[ruta]
+    return entorno[ruta] or "el fichero %r está vacío" % ruta
 
 
 def listar(entorno, carpeta):
-    """Las rutas que hay bajo `carpeta`, una por línea y en orden."""
+    """Las rutas que hay bajo `carpeta`, una por línea y en orden; si no hay ninguna, una frase que lo dice."""
     prefijo = carpeta if carpeta == "" or carpeta.endswith("/") else carpeta + "/"
-    return "\n".join(sorted(r for r in entorno if r.startswith(prefijo)))
+    rutas = sorted(r for r in entorno if r.startswith(prefijo))
+    return "\n".join(rutas) or "no hay ningún fichero en la carpeta %r" % carpeta
 
 
 def buscar(entorno, patron):
-    """Las líneas que contienen `patron`, como `ruta:número: línea`. Sin coincidencias, texto vacío."""
-    return "\n".join(
-        "%s:%d: %s" % (ruta, n, linea)
-        for ruta in sorted(entorno)
-        for n, linea in enumerate(entorno[ruta].split("\n"), start=1)
-        if patron in linea
-    )
+    """Las líneas que contienen `patron`, como `ruta:número: línea`; si no hay ninguna, una frase que lo dice."""
+    lineas = ["%s:%d: %s" % (ruta, n, linea)
+              for ruta in sorted(entorno)
+              for n, linea in enumerate(entorno[ruta].split("\n"), start=1)
+              if patron in linea]
+    return "\n".join(lineas) or "ninguna línea contiene %r" % patron
 
 
 def escribir(entorno, ruta, contenido):
@@ -54,12 +55,14 @@ def _esquema(nombre, descripcion, **campos):
 
 
 HERRAMIENTAS = [
-    _esquema("leer", "Devuelve el texto de un fichero. Falla si el fichero no existe.",
+    _esquema("leer", "Devuelve el texto de un fichero (de uno vacío, una frase que lo dice). "
+             "Falla si el fichero no existe.",
              ruta=("string", "La ruta del fichero, por ejemplo lista.txt.")),
-    _esquema("listar", "Devuelve las rutas de los ficheros de una carpeta, una por línea.",
+    _esquema("listar", "Devuelve las rutas de los ficheros de una carpeta, una por línea. "
+             "Si la carpeta no tiene ninguno, lo dice con una frase.",
              carpeta=("string", "La carpeta, por ejemplo recetas/.")),
     _esquema("buscar", "Devuelve las líneas de todos los ficheros que contienen un texto, "
-             "cada una con su ruta y su número de línea. Si no hay ninguna, devuelve un texto vacío.",
+             "cada una con su ruta y su número de línea. Si no hay ninguna, lo dice con una frase.",
              patron=("string", "El texto que se busca, tal cual.")),
     _esquema("escribir", "Sustituye el fichero entero por el contenido dado; si no existe, lo crea.",
              ruta=("string", "La ruta del fichero."),

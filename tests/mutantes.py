@@ -214,13 +214,6 @@ def _strip(f):
     final.args[1] = _expr("%s.strip()" % ast.unparse(final.args[1]))
 
 
-def _vacio_es_error(f):
-    final = _return_final(f)
-    i = f.body.index(final)
-    f.body[i:i] = _sentencias('if %s == "":\n    return error(%s, "no se ha encontrado nada")'
-                              % (ast.unparse(final.value.args[1]), _id_de_la_llamada(f)))
-
-
 def _exito_como_error(f):
     _renombrar(_return_final(f).value, "error")
 
@@ -269,7 +262,6 @@ OPERADORES = {
     "copia": _op("ejecuta la herramienta en una copia del entorno", "trabaja-en-una-copia", "escrituras", _copia),
     # Los resultados.
     "strip": _op("quita los espacios de lo que devuelve la herramienta", "resultado-cambiado", "resultados", _strip),
-    "vacio-es-error": _op("un resultado vacío como error", "vacio-es-error", "resultados", _vacio_es_error),
     "exito-como-error": _op("contesta al éxito con error(...)", "exito-como-error", "resultados", _exito_como_error),
     "ok-para-todo": _op("se traga lo que lance la herramienta y contesta «ok» a todo", "error-como-resultado "
                         "resultado-cambiado", "excepciones resultados", _ok_para_todo, calla=["ejecucion"]),

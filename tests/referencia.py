@@ -11,7 +11,7 @@ def ejecutar_correcto(ll, entorno):
     try:
         return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
     except Exception as e:
-        return error(ll["id"], str(e))
+        return error(ll["id"], str(e) or type(e).__name__)  # la API no acepta un error vacío
 
 
 def ejecutar_a_medias(ll, entorno):

@@ -467,7 +467,7 @@ def test_las_trampas_no_dejan_nada_fuera_de_su_jaula(corregido):
 # Validate y autograde
 
 HONESTAS_PARA_VALIDAR = ["correcto_try_except", "correcto_cadena_if", "correcto_clase", "mal_a_medias_lanza",
-                         "mal_repr", "mal_sin_prefijo", "mal_is_error_entero", "mal_vacio_es_error", "mal_strip",
+                         "mal_repr", "mal_sin_prefijo", "mal_is_error_entero", "mal_strip",
                          "mal_sin_empezar"]
 
 

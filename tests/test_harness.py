@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 import harness
 from harness import (ENTORNO, FUNCIONES, HERRAMIENTAS, FueraDelGuion, ModeloGuionizado, añadir, bucle,
@@ -71,14 +72,30 @@ def test_listar_da_las_rutas_de_la_carpeta_en_orden():
     assert listar(ENTORNO, "recetas/") == "recetas/gazpacho.txt\nrecetas/tortilla.txt"
     assert listar(ENTORNO, "recetas") == listar(ENTORNO, "recetas/")
     assert listar(ENTORNO, "") == "\n".join(sorted(ENTORNO))
-    assert listar(ENTORNO, "postres/") == ""
+    assert listar(ENTORNO, "postres/") == "no hay ningún fichero en la carpeta 'postres/'"
 
 
-def test_buscar_dice_de_donde_es_cada_linea_y_sin_coincidencias_da_texto_vacio():
+def test_buscar_dice_de_donde_es_cada_linea_y_sin_coincidencias_lo_dice():
     lineas = buscar(ENTORNO, "patatas").split("\n")
     assert "lista.txt:1: pan, leche, patatas" in lineas
     assert any(l.startswith("recetas/tortilla.txt:") for l in lineas)
-    assert buscar(ENTORNO, "salmorejo") == ""
+    assert buscar(ENTORNO, "salmorejo") == "ninguna línea contiene 'salmorejo'"
+
+
+def test_leer_un_fichero_vacio_lo_dice():
+    assert leer({"nada.txt": ""}, "nada.txt") == "el fichero 'nada.txt' está vacío"
+
+
+_TEXTOS = st.text(st.characters(codec="utf-8"), max_size=12)
+
+
+@given(entorno=st.dictionaries(_TEXTOS, _TEXTOS, max_size=4), argumento=_TEXTOS, contenido=_TEXTOS)
+def test_ninguna_herramienta_devuelve_un_texto_vacio(entorno, argumento, contenido):
+    """La API rechaza un tool_result vacío: lo que devuelve cada herramienta, sea cual sea el entorno, dice algo."""
+    rutas = list(entorno) + [argumento]
+    for dicho in [listar(entorno, argumento), buscar(entorno, argumento), escribir(dict(entorno), argumento, contenido),
+                  *(leer(entorno, r) for r in rutas if r in entorno)]:
+        assert isinstance(dicho, str) and dicho
 
 
 def test_escribir_sustituye_el_fichero_entero_y_dice_lo_que_ha_hecho():

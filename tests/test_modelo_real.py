@@ -123,7 +123,7 @@ def test_un_turno_con_varias_llamadas_va_en_un_solo_mensaje(api):
     assert (como, dicho) == ("fin", "Hecho.")
     observaciones = [error("a", "no se ha ejecutado: falta el campo 'ruta'"),
                      error("b", "no existe el fichero 'recetas/paella.txt'"),
-                     resultado("c", ""), resultado("d", ENTORNO["lista.txt"])]
+                     resultado("c", "ninguna línea contiene 'chocolate'"), resultado("d", ENTORNO["lista.txt"])]
     assert api.recibidas[1]["messages"][-1] == {"role": "user", "content": observaciones}
     assert api.recibidas[1]["messages"][-2] == {"role": "assistant", "content": turno}
     _valida_para_el_sdk(api.recibidas[1])

@@ -109,7 +109,6 @@ EQUIVOCACIONES = [
     ("mal_sin_prefijo", "esquema", "motivo-sin-prefijo"),
     ("mal_sin_esquema", "esquema", "ejecuta-sin-esquema"),
     ("mal_strip", "resultados", "resultado-cambiado"),
-    ("mal_vacio_es_error", "resultados", "vacio-es-error"),
     ("mal_copia_entorno", "escrituras", "trabaja-en-una-copia"),
 ]
 

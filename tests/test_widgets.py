@@ -119,7 +119,7 @@ def test_los_campos_de_texto_ejecutan_al_pulsar_enter():
     assert all(control.continuous_update is False for control in e.campos.values())
     e.herramienta.value = "buscar"
     e.campos["patron"].value = "salmorejo"
-    assert "La primera ejecución devolvió: ''" in visible(e.salida.value)
+    assert "La primera ejecución devolvió: \"ninguna línea contiene 'salmorejo'\"" in visible(e.salida.value)
 
 
 # El visor de conversaciones

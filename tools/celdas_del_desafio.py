@@ -78,7 +78,8 @@ COMENTARIOS = {
                             "# el mensaje de la excepción, tal cual.\n"
                             "# Al corregir se añaden pruebas ocultas: herramientas que lanzan excepciones de tipos distintos,\n"
                             "# algunas sin mensaje y otras con varios argumentos. Cada una debe volver como error con el\n"
-                            "# mensaje de la excepción, tal cual, y ninguna debe salir de ejecutar.\n",
+                            "# mensaje de la excepción, tal cual (sin mensaje, al menos el nombre de su tipo), y ninguna\n"
+                            "# debe salir de ejecutar.\n",
     "ejecutar-una-vez": "# Prueba oculta, regla 5 del contrato: cuenta cuántas veces se llama a la función de la herramienta en\n"
                         "# cada llamada (mirar el entorno no cuenta). Comprueba que se ejecuta una vez como mucho, también\n"
                         "# cuando falla: repetir es cosa del modelo.\n",
@@ -86,8 +87,8 @@ COMENTARIOS = {
                              "# un fichero con una errata). Comprueba que ejecutar no ejecuta nada distinto de lo que ha pedido\n"
                              "# el modelo.\n",
     "ejecutar-resultados": "# Prueba oculta, regla 4 del contrato: llamadas que salen bien. Comprueba que lo que devuelve la\n"
-                           "# herramienta llega tal cual, también si está vacío, y que el tool_result tiene exactamente la forma\n"
-                           "# acordada (un dict, con is_error como booleano).\n",
+                           "# herramienta llega tal cual y que el tool_result tiene exactamente la forma acordada (un dict, con\n"
+                           "# is_error como booleano).\n",
     "ejecutar-escrituras": "# Prueba oculta, regla 6 del contrato: llamadas a escribir. Comprueba que lo escrito queda en el\n"
                            "# entorno que recibe ejecutar, no en una copia.\n",
     "ejecutar-guiones": "# Prueba oculta, con todas las reglas del contrato: otras conversaciones guionizadas que no has visto,\n"

@@ -130,8 +130,8 @@ DIAGNOSTICOS = {
         "excepciones", _FALLAR),
     "mensaje-cambiado": Diagnostico(
         "cambia el mensaje de la excepción",
-        "El modelo necesita el mensaje de la herramienta tal cual, str(e), también cuando está vacío: es lo que "
-        "le dice qué ha fallado.",
+        "El modelo necesita el mensaje de la herramienta tal cual, str(e) (si no tiene, al menos el nombre de su "
+        "tipo): es lo que le dice qué ha fallado.",
         "excepciones", _FALLAR),
     "reintenta": Diagnostico(
         "repite la llamada que ha fallado",
@@ -158,10 +158,6 @@ DIAGNOSTICOS = {
         "Lo que devuelve la herramienta llega al modelo tal cual (sin strip, sin repr, sin comillas), con "
         "is_error a False.",
         "resultados", _CONTRATO),
-    "vacio-es-error": Diagnostico(
-        "trata un resultado vacío como un error",
-        "buscar sin coincidencias devuelve un texto vacío, y eso es una respuesta, no un fallo: is_error a False.",
-        "resultados", _VACIO),
     "exito-como-error": Diagnostico(
         "contesta con un error cuando la herramienta ha salido bien",
         "Si la función devuelve, la observación es resultado(id, lo que devuelve), con is_error a False.",

@@ -1,7 +1,7 @@
-"""Si la excepción no trae mensaje, pone el nombre de su clase en vez del texto vacío que da str(e).
+"""Si la excepción no trae mensaje, pone el nombre de su clase en vez del texto vacío que da str(e), que la API rechaza.
 
-esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
-diagnóstico: mensaje-cambiado
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: ninguno
 """
 
 
