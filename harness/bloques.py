@@ -1,5 +1,5 @@
 """Los bloques de un mensaje, con la forma de la API de Mensajes de Anthropic, y la regla que los une:
-cada llamada recibe una sola observación, en el mensaje que sigue a su turno."""
+cada llamada recibe una sola observación, no vacía, al principio del mensaje que sigue a su turno."""
 
 
 def texto(s):
@@ -46,12 +46,16 @@ def muestra(cosa):
 
 
 def roturas(M):
-    """Lo que rompe esa regla en la conversación M, como (mensaje, bloque, qué pasa), contando desde 0."""
+    """Lo que rompe esa regla en la conversación M, como (mensaje, bloque, qué pasa), contando desde 0.
+
+    Son las reglas de la API de Mensajes, que rechaza la petición entera si se rompe una: cada llamada
+    recibe una sola observación, no vacía, en el mensaje que sigue a su turno, y ahí van primero.
+    """
     rotas, pedidas = [], set()
     for i in range(len(M)):
         del_turno = [b.get("id") for b in bloques_de(M, i - 1) if es_un(b, "tool_use")]
         contestadas = [b.get("tool_use_id") for b in bloques_de(M, i + 1) if es_un(b, "tool_result")]
-        vistas = []
+        vistas, otro_delante = [], False
         for j, b in enumerate(bloques_de(M, i)):
             if es_un(b, "tool_use"):
                 pedidas.add(b.get("id"))
@@ -66,7 +70,15 @@ def roturas(M):
                     de_antes = " (%s es de un turno de antes)" % id if id in pedidas else ""
                     rotas.append((i, j, "la observación de %s no contesta a ninguna llamada del turno anterior%s"
                                   % (id, de_antes)))
+                elif b.get("content") in ("", [], None):
+                    rotas.append((i, j, "la observación de %s está vacía, y la API no acepta un tool_result sin "
+                                        "contenido" % id))
+                elif otro_delante:
+                    rotas.append((i, j, "la observación de %s va detrás de otro bloque, y las observaciones van "
+                                        "primero en su mensaje" % id))
                 vistas.append(id)
+            else:
+                otro_delante = True
     return rotas
 
 

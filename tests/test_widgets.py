@@ -179,6 +179,20 @@ def test_problemas_encuentra_observaciones_que_no_contestan_a_nada():
     assert problemas(repetida) == ["mensaje 4: la llamada t1 tiene más de una observación"]
 
 
+def test_problemas_encuentra_observaciones_vacias_y_observaciones_detras_de_un_texto():
+    """Las dos cosas por las que la API rechaza una conversación aunque cada llamada tenga su observación."""
+    M = traza_del_salmorejo()
+    for vacia in ("", []):
+        t2_vacio = M[:5] + [("usuario", [dict(M[5][1][0], content=vacia), M[5][1][1]])] + M[6:]
+        assert problemas(t2_vacio) == ["mensaje 6: la observación de t2 está vacía, y la API no acepta un "
+                                       "tool_result sin contenido"]
+    con_texto = M[:5] + [("usuario", [M[5][1][0], {"type": "text", "text": "Sigue."}, M[5][1][1]])] + M[6:]
+    assert problemas(con_texto) == ["mensaje 6: la observación de t3 va detrás de otro bloque, y las observaciones "
+                                    "van primero en su mensaje"]
+    detras = M[:5] + [("usuario", M[5][1] + [{"type": "text", "text": "Sigue."}])] + M[6:]
+    assert problemas(detras) == []  # un texto detrás de las observaciones, sí
+
+
 def test_el_visor_de_una_conversacion_rota_lo_dice_arriba_y_en_la_tarjeta():
     M = traza_del_salmorejo()[:5]
     v = visor(M)
