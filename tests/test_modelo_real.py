@@ -19,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell
 from pydantic import TypeAdapter
@@ -28,7 +28,8 @@ from api_local import ApiLocal, fallo, mensaje
 from course import CUADERNO, RAIZ, TAREA, grabaciones
 from course.entregas import escribir_entrega, soluciones
 from cursos import MAXIMO
-from harness import ENTORNO, HERRAMIENTAS, ModeloGuionizado, bucle, error, guion_de, leer, llamada, resultado, texto
+from harness import (ENTORNO, HERRAMIENTAS, ModeloGuionizado, bucle, error, guion_de, leer, llamada, problemas,
+                     resultado, texto)
 from harness.aula import claude as claude_
 from harness.aula.claude import (REINTENTOS, TOPE, ModeloClaude, NoSeEnvia, RespuestaCortada, SinRespuesta, conversar,
                                  guion_desde, que_falta)
@@ -183,6 +184,7 @@ def test_grabar_y_reproducir_sin_red(api, tmp_path):
 
 _RUTA = st.sampled_from(["lista.txt", "notas/cena.txt", "recetas/", "recetas/salmorejo.txt", "nueva.txt", ""])
 _TEXTO = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=30)
+_FRASE = _TEXTO.filter(str.strip)  # la API no acepta un bloque de texto solo con espacios
 _ENTRADA = st.dictionaries(st.sampled_from(["ruta", "carpeta", "patron", "contenido", "rutas"]),
                            st.one_of(_RUTA, _TEXTO, st.integers(), st.none(), st.lists(_RUTA, max_size=2)), max_size=3)
 
@@ -195,12 +197,12 @@ def turnos_inventados(draw):
         llamadas = [{"type": "tool_use", "id": "toolu_%d_%d" % (i, j), "input": draw(_ENTRADA),
                      "name": draw(st.sampled_from(["leer", "listar", "buscar", "escribir", "borrar"]))}
                     for j in range(draw(st.integers(1, 3)))]
-        turnos.append(([texto(draw(_TEXTO))] if draw(st.booleans()) else []) + llamadas)
-    return turnos + [[texto(draw(_TEXTO))]]
+        turnos.append(([texto(draw(_FRASE))] if draw(st.booleans()) else []) + llamadas)
+    return turnos + [[texto(draw(_FRASE))]]
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(turnos=turnos_inventados(), peticion=_TEXTO)
+@given(turnos=turnos_inventados(), peticion=_FRASE)
 def test_cualquier_conversacion_grabada_se_reproduce_igual(api, turnos, peticion):
     """Grabada por el SDK y reproducida sin red, da la misma conversación, el mismo final y los mismos ficheros."""
     api.plan, api.recibidas = [mensaje(t) for t in turnos], []
@@ -215,6 +217,107 @@ def test_cualquier_conversacion_grabada_se_reproduce_igual(api, turnos, peticion
         assert reproducido == en_vivo
         # Y vale como conversación oculta, con el final y los ficheros de la conversación en vivo.
         assert grabaciones.conversacion_oculta(ruta)[4:] == ((como, dicho), en_vivo)
+
+
+# --------------------------------------------------------------------------- lo que la API no acepta
+
+def _hasta_el_ultimo_turno(turnos, peticion):
+    """La conversación que recibe el modelo antes de su último turno, contestada con el ejecutar de referencia."""
+    M, entorno = [INICIO[0], ("usuario", peticion)], dict(ENTORNO)
+    for turno in turnos[:-1]:
+        M += [("asistente", turno), ("usuario", [ejecutar_correcto(b, entorno) for b in turno if b["type"] == "tool_use"])]
+    return M
+
+
+def _observaciones(M):
+    """(mensaje, bloque) de cada tool_result de M."""
+    return [(i, j) for i, (rol, c) in enumerate(M) if rol == "usuario" and isinstance(c, list)
+            for j, b in enumerate(c) if b["type"] == "tool_result"]
+
+
+def _cambia(M, i, bloques):
+    return M[:i] + [("usuario", bloques)] + M[i + 1:]
+
+
+# Cada manera de estropear una conversación bien contestada: (M, dónde) → (la conversación rota, lo que dice la API).
+def _sin_una(M, i, j):
+    if len(M[i][1]) == 1:  # sin la única, el mensaje se queda vacío, y eso ya no lo acepta
+        return _cambia(M, i, []), "all messages must have non-empty content"
+    return _cambia(M, i, M[i][1][:j] + M[i][1][j + 1:]), "without `tool_result` blocks immediately after"
+
+
+def _vacia(M, i, j):
+    b = M[i][1][j]
+    dice = "content cannot be empty if `is_error` is true" if b["is_error"] else "without `tool_result` blocks"
+    return _cambia(M, i, M[i][1][:j] + [dict(b, content="")] + M[i][1][j + 1:]), dice
+
+
+def _texto_delante(M, i, j):
+    return _cambia(M, i, [texto("Aquí tienes:")] + M[i][1]), "Did not find"
+
+
+def _repetida(M, i, j):
+    return _cambia(M, i, M[i][1] + [M[i][1][j]]), "Found multiple `tool_result` blocks"
+
+
+def _de_otra_llamada(M, i, j):
+    return _cambia(M, i, M[i][1][:j] + [dict(M[i][1][j], tool_use_id="toolu_ajena")] + M[i][1][j + 1:]), \
+        "unexpected `tool_use_id`"
+
+
+def _un_mensaje_en_medio(M, i, j):
+    return M[:i] + [("usuario", "Sigue, por favor.")] + M[i:], "Did not find"
+
+
+def _sin_el_mensaje(M, i, j):
+    assume(i != len(M) - 1)  # sin el último, la conversación acabaría en el modelo: eso es otra cosa (prefill)
+    return M[:i] + M[i + 1:], "without `tool_result` blocks immediately after"
+
+
+ESTROPEAR = [_sin_una, _vacia, _texto_delante, _repetida, _de_otra_llamada, _un_mensaje_en_medio, _sin_el_mensaje]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(turnos=turnos_inventados().filter(lambda t: len(t) > 1), peticion=_FRASE, datos=st.data())
+def test_la_api_local_rechaza_lo_que_rechaza_la_de_verdad_y_problemas_lo_ve(api, turnos, peticion, datos):
+    """Una conversación bien contestada pasa; estropeada de cualquiera de esas maneras, la API local la rechaza
+    (400, con el mensaje de la API de verdad, que llega en español por ModeloClaude) y problemas(M) lo dice."""
+    M = _hasta_el_ultimo_turno(turnos, peticion)
+    api.plan, api.recibidas, api.rechazadas = [mensaje([texto("Hecho.")])], [], []
+    assert problemas(M) == []
+    assert ModeloClaude(MODELO)(M, HERRAMIENTAS) == [texto("Hecho.")]
+    estropear = datos.draw(st.sampled_from(ESTROPEAR), label="estropear")
+    rota, dice = estropear(M, *datos.draw(st.sampled_from(_observaciones(M)), label="observación"))
+    assert problemas(rota), rota
+    with pytest.raises(SinRespuesta, match=r"la API ha rechazado la petición \(400\)\. La API dice: ") as rechazo:
+        ModeloClaude(MODELO)(rota, HERRAMIENTAS)
+    assert len(api.rechazadas) == 1 and dice in api.rechazadas[0] and api.rechazadas[0] in str(rechazo.value)
+    assert len(api.recibidas) == 2  # un 400 no se reintenta
+
+
+class _DiscoMudo(dict):
+    """ENTORNO en un disco que, al leer, lanza un RuntimeError sin mensaje."""
+
+    def __getitem__(self, ruta):
+        raise RuntimeError()
+
+
+def test_un_error_vacio_no_lo_acepta_la_api_y_el_nombre_del_tipo_si(api):
+    """El contrato de antes, error(id, str(e)) también con str(e) vacío, se para en el 400 de la API."""
+    def con_str_e(ll, entorno):
+        try:
+            return resultado(ll["id"], leer(entorno, **ll["input"]))
+        except Exception as e:
+            return error(ll["id"], str(e))
+
+    turnos = [[llamada("toolu_1", "leer", ruta="lista.txt")], [texto("No he podido leerla.")]]
+    api.plan = [mensaje(t) for t in turnos]
+    with pytest.raises(SinRespuesta, match="content cannot be empty if `is_error` is true"):
+        bucle(ModeloClaude(MODELO), INICIO, _DiscoMudo(ENTORNO), 5, con_str_e)
+    api.plan = [mensaje(t) for t in turnos]
+    como, dicho, M = bucle(ModeloClaude(MODELO), INICIO, _DiscoMudo(ENTORNO), 5, ejecutar_correcto)
+    assert (como, dicho) == ("fin", "No he podido leerla.") and M[-2] == ("usuario", [error("toolu_1", "RuntimeError")])
+    assert api.recibidas[-1]["messages"][-1]["content"] == [error("toolu_1", "RuntimeError")]
 
 
 @pytest.mark.usefixtures("procesos")
