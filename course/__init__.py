@@ -22,3 +22,10 @@ def gradebook(raiz=RAIZ):
     from nbgrader.coursedir import CourseDirectory
 
     return CourseDirectory(root=str(Path(raiz).resolve())).db_url
+
+
+def configuracion(raiz=RAIZ):
+    """La configuración de nbgrader del curso de `raiz`, de su nbgrader_config.py, como la lee nbgrader."""
+    from traitlets.config import PyFileConfigLoader
+
+    return PyFileConfigLoader("nbgrader_config.py", path=str(Path(raiz).resolve())).load_config()

@@ -22,7 +22,8 @@ from typing import NamedTuple
 from . import TAREA, gradebook, recoleccion, trabajador
 from .colocar import colocar_cuadernos
 from .estado import CORREGIDO, SIN_CORREGIR, SIN_ENTREGA, Entrega, entregas, estado, leer, notas  # noqa: F401 (aquí, como antes)
-from .exportar import escribir_csv
+from .exportar import LMS, escribir_csv, escribir_xlsx, exportar_al_lms, sin_numero
+from .formato import zona_horaria
 from .informe import escribir_informe
 from .trabajador import Curso, Resultado
 
@@ -166,9 +167,13 @@ def corregir_clase(raiz, tarea=TAREA, trabajos=None, informe=True):
                  sum(r.retroalimentacion for r in corregidas) / len(corregidas)))
 
     clase = leer(raiz, tarea)  # la clase corregida, leída una vez: todo lo que sigue la pinta
-    print("Notas en %s." % _desde_aqui(exportar_notas(raiz, clase)))
+    print("Notas en %s (y en notas.xlsx, para una hoja de cálculo)." % _desde_aqui(exportar_notas(raiz, clase, curso.config)))
+    aviso = sin_numero(exportar_al_lms(raiz, clase, curso.config))
+    print("Para el LMS: %s." % ", ".join(_desde_aqui(raiz / "exports" / f) for f in LMS))
+    if aviso:
+        print(aviso)
     if informe:
-        print("Informe de la clase en %s." % _desde_aqui(escribir_informe(raiz, tarea, clase)))
+        print("Informe de la clase en %s." % _desde_aqui(escribir_informe(raiz, tarea, clase, zona_horaria(curso.config))))
     fallidas = sorted(e for e, r in resultados.items() if not r.bien)
     if fallidas:
         print("No se han podido corregir del todo: %s. Sus mensajes están en %s; las demás entregas están "
@@ -177,13 +182,15 @@ def corregir_clase(raiz, tarea=TAREA, trabajos=None, informe=True):
     return Correccion(not fallidas, resultados)
 
 
-def exportar_notas(raiz, clase):
-    """exports/notas.csv, como lo escribe `nbgrader export`: cada tarea del gradebook; la de `clase`, de ella."""
+def exportar_notas(raiz, clase, config):
+    """exports/notas.csv y notas.xlsx, como los escribe `nbgrader export`: cada tarea del gradebook; la de `clase`,
+    de ella."""
     from nbgrader.api import Gradebook
 
     with Gradebook(gradebook(raiz)) as gb:
         clases = [clase if t.name == clase.tarea else leer(raiz, t.name, gb, detalles=False)
                   for t in gb.assignments]
+    escribir_xlsx(raiz / "exports" / "notas.xlsx", clases, zona_horaria(config))
     return escribir_csv(raiz / "exports" / "notas.csv", clases)
 
 

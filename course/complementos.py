@@ -14,8 +14,9 @@ from nbgrader.plugins import ExportPlugin, LateSubmissionPlugin
 from nbgrader.preprocessors import OverwriteCells
 from traitlets import Float
 
+from .formato import zona_horaria
 from .estado import dias_de_retraso, leer, nota_con_descuento  # noqa: F401 (nota_con_descuento, también aquí: vivía en este módulo)
-from .exportar import FORMULA, escribir_csv, sin_formula  # noqa: F401 (FORMULA y sin_formula vivían aquí)
+from .exportar import FORMULA, escribir_csv, escribir_xlsx, sin_formula  # noqa: F401 (FORMULA y sin_formula vivían aquí)
 
 
 class SobrescribirCeldas(OverwriteCells):
@@ -52,7 +53,8 @@ class NotasSinFormulas(ExportPlugin):
     """`nbgrader export`: exports/notas.csv (course/exportar.py), de la clase de cada tarea del gradebook.
 
     Las columnas de nbgrader y dos más: `estado` (corregido, no corregido o sin entrega) y `motivo`.
-    Sin `--to`, en el mismo sitio que el de `make grade` (nbgrader lo dejaría en grades.csv, en la raíz).
+    Sin `--to`, en el mismo sitio que el de `make grade` (nbgrader lo dejaría en grades.csv, en la raíz), y
+    con exports/notas.xlsx al lado, la misma hoja para una hoja de cálculo.
     """
 
     def export(self, gradebook):
@@ -62,3 +64,5 @@ class NotasSinFormulas(ExportPlugin):
         clases = [leer(raiz, tarea.name, gradebook, detalles=False) for tarea in gradebook.assignments
                   if not self.assignment or tarea.name in self.assignment]
         escribir_csv(destino, clases, self.student)
+        if not self.to:  # y la misma hoja, para abrirla con doble clic en una hoja de cálculo en español
+            escribir_xlsx(os.path.join(raiz, "exports", "notas.xlsx"), clases, zona_horaria(self.config), self.student)

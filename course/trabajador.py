@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from nbconvert.exporters import HTMLExporter
 
-from . import gradebook, limites
+from . import configuracion, gradebook, limites
 from .estado import nota_con_descuento
 
 
@@ -75,12 +75,11 @@ class Curso:
         from nbgrader.auth import Authenticator
         from nbgrader.coursedir import CourseDirectory
         from sqlalchemy.engine import make_url
-        from traitlets.config import PyFileConfigLoader
 
         self.raiz, self.tarea = Path(raiz).resolve(), tarea
         url = make_url(gradebook(self.raiz))
         self.db = url.database  # el fichero, para ponerlo en modo WAL mientras se corrige
-        config = PyFileConfigLoader("nbgrader_config.py", path=str(self.raiz)).load_config()
+        config = configuracion(self.raiz)
         config.CourseDirectory.root = str(self.raiz)
         config.CourseDirectory.db_url = url.update_query_dict({"timeout": str(limites.ESPERA_AL_GRADEBOOK)}).render_as_string()
         # Con las salidas ya recogidas, el núcleo de cada entrega se cierra sin esperarlo.

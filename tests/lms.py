@@ -4,10 +4,12 @@
 import csv
 import datetime
 import io
+import re
 import subprocess
 import sys
 import tarfile
 import zipfile
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from course import TAREA
@@ -113,3 +115,105 @@ def sin_apostrofo(celda):
     """El texto de una celda del CSV tal como era antes de neutralizar una fórmula."""
     from course.exportar import FORMULA
     return celda[1:] if celda.startswith("'") and celda[1:].lstrip(" ").startswith(FORMULA) else celda
+
+
+# --------------------------------------------------------------------------- lo que hace el LMS con lo que le subimos
+#
+# Tan estrictos como el código que sustituyen (docs/lms.md dice de dónde sale cada regla): lo que Moodle o Canvas no
+# leerían, aquí tampoco se lee.
+
+# Moodle busca cada columna de la hoja por su título en el idioma de quien la sube (get_string), y quita del
+# identificador tantos caracteres como tiene «Participante» / «Participant » en ese idioma.
+MOODLE_IDIOMAS = {
+    "es": {"id": "Identificador", "nota": "Calificación", "cambio": "Última modificación (calificación)",
+           "comentario": "Comentarios de retroalimentación", "participante": "Participante", "decimal": ","},
+    "en": {"id": "Identifier", "nota": "Grade", "cambio": "Last modified (grade)",
+           "comentario": "Feedback comments", "participante": "Participant ", "decimal": "."},
+}
+
+
+def _unformat_float(texto, decimal):
+    """unformat_float de Moodle (lib/moodlelib.php): sin espacios, el separador decimal del idioma por un punto."""
+    texto = texto.strip()
+    if texto == "":
+        return None
+    texto = texto.replace(" ", "").replace(decimal, ".")
+    return float(texto)  # lo que no es un número, falla: Moodle lo tomaría por false
+
+
+def moodle_importa_hoja(ruta, participantes, idioma):
+    """{participante: (nota o None, comentario)} de una hoja de calificaciones subida a una tarea de Moodle en `idioma`
+    (assignfeedback_offline: importgradeslib.php y locallib.php). `participantes`: los números de la tarea."""
+    textos = MOODLE_IDIOMAS[idioma]
+    contenido = Path(ruta).read_bytes().decode("utf-8").removeprefix("\ufeff")  # csv_import_reader quita el BOM
+    filas_ = list(csv.reader(io.StringIO(contenido.replace("\r\n", "\n").strip())))
+    cabecera = filas_[0]
+    indices = {clave: (cabecera.index(textos[clave]) if textos[clave] in cabecera else -1)
+               for clave in ("id", "nota", "cambio", "comentario")}
+    assert min(indices["id"], indices["nota"], indices["cambio"]) >= 0, "Moodle no la importa: %r" % cabecera
+    importadas = {}
+    for fila in filas_[1:]:
+        numero = fila[indices["id"]][len(textos["participante"]):]
+        if numero not in participantes:
+            continue  # get_user_id_for_uniqueid no lo encuentra
+        assert numero.isdigit(), fila
+        assert datetime.datetime.strptime(fila[indices["cambio"]], "%Y-%m-%d %H:%M:%S UTC"), fila  # strtotime
+        comentario = fila[indices["comentario"]] if indices["comentario"] > 0 else None  # !empty($index): la 0 no vale
+        assert numero not in importadas, "dos filas del participante %s" % numero
+        importadas[numero] = (_unformat_float(fila[indices["nota"]], textos["decimal"]), comentario)
+    return importadas
+
+
+# Los tipos de complemento de una tarea de Moodle (get_plugin_by_type): la carpeta del zip tiene que nombrar uno.
+MOODLE_COMPLEMENTOS = {("assignsubmission", "file"), ("assignsubmission", "onlinetext"), ("assignfeedback", "file"),
+                       ("assignfeedback", "comments"), ("assignfeedback", "editpdf"), ("assignfeedback", "offline")}
+
+
+def moodle_importa_zip(ruta, participantes):
+    """{participante: {fichero: bytes}} de un zip subido con «Subir varios archivos de retroalimentación en un zip»
+    (mod/assign/feedback/file/importziplib.php, is_valid_filename_for_import)."""
+    importados = {}
+    with zipfile.ZipFile(ruta) as z:
+        for info in z.infolist():
+            nombre = info.filename
+            if info.is_dir() or nombre.rsplit("/", 1)[-1].startswith((".", "~")):
+                continue
+            partes = nombre.split("/")
+            while partes:
+                info_ = partes.pop(0).split("_", 4)  # explode('_', $pathpart, 5)
+                if len(info_) < 4 or not info_[1].isdigit() or str(int(info_[1])) not in participantes:
+                    continue
+                if (info_[2], info_[3]) not in MOODLE_COMPLEMENTOS:
+                    continue
+                fichero = "/".join(([info_[4]] if len(info_) > 4 else [""]) + partes).lstrip("/")
+                importados.setdefault(str(int(info_[1])), {})[fichero] = z.read(info)
+                break
+    return importados
+
+
+def canvas_importa(ruta):
+    """(título de la tarea, puntos posibles, {ID de Canvas: nota o None}) del CSV subido al libro de calificaciones
+    de Canvas (app/models/gradebook_importer.rb: cabecera, fila «Points Possible», coma decimal a punto)."""
+    with open(ruta, newline="", encoding="utf-8") as f:
+        filas_ = list(csv.reader(f))
+    cabecera = filas_[0]
+    assert len(cabecera) > 3 and "Student" in cabecera[0] and "ID" in cabecera[1], cabecera
+    columnas = 3
+    if "SIS User ID" in cabecera[2] and "SIS Login ID" in cabecera[3]:
+        columnas += 2
+    assert "Section" in cabecera[columnas - 1], "Canvas no la importa: «Invalid header row»"
+    tareas = cabecera[columnas:]
+    assert len(tareas) == 1, tareas
+    puntos, notas = None, {}
+    for fila in filas_[1:]:
+        if "Points Possible" in fila[0]:
+            puntos = float(fila[columnas])
+            continue
+        valor = fila[columnas].strip()
+        if re.fullmatch(r"-?[0-9.,]+%?", valor):  # el conversor decimal_comma_to_period
+            partes = re.split(r"[,.]", valor)
+            valor = "".join(partes[:-1]) + "." + partes[-1] if len(partes) > 1 else partes[0]
+        assert fila[1].isdigit(), fila  # el ID de Canvas del estudiante: por él se le encuentra
+        assert fila[1] not in notas
+        notas[fila[1]] = float(valor) if valor else None
+    return tareas[0], puntos, notas

@@ -11,14 +11,15 @@ instalar) sacan todos sus puntos; los hostiles, su nota o «no corregido» con e
 import datetime
 import re
 import shutil
+import zipfile
 
 import pytest
 
 from course import CUADERNO, NO_CORREGIDO, TAREA, corregir
 from course.entregas import escribir_entrega, leer_ejemplo
 from cursos import MAXIMO, nota_del_ejemplo
-from lms import (A_TIEMPO, MADRID, PLAZO, canvas, comprimido, corregir as make_grade, descarga, filas, montar,
-                 moodle, recoger, sin_apostrofo, tar_gz)
+from lms import (A_TIEMPO, MADRID, PLAZO, canvas, canvas_importa, comprimido, corregir as make_grade, descarga, filas,
+                 montar, moodle, moodle_importa_hoja, moodle_importa_zip, recoger, sin_apostrofo, tar_gz)
 
 TARDE = datetime.datetime(2026, 3, 4, 10, 0)  # dos días y algo tarde: tres días empezados
 NO_SE_NOMBRAN = "=HYPERLINK(\"http://ejemplo.org\",\"pulsa\")"
@@ -181,10 +182,12 @@ def test_el_informe_y_la_terminal_dan_la_nota_del_csv_ya_con_el_descuento(clase)
     notas = filas(raiz)
     html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
     tabla = html[html.index("<h2>Cada estudiante</h2>"):]
-    puntos = dict(re.findall(r"<tr><td>([^<]*)</td><td>[^<]*</td><td[^>]*>([^<]*)</td>", tabla))
+    puntos = dict(re.findall(r"<tr id=\"[^\"]+\"><td>([^<]*)</td><td>[^<]*</td><td[^>]*>([^<]*)</td>", tabla))
     corregidos = {e: float(f["score"]) for e, f in notas.items() if f["estado"] == "corregido"}
-    assert {e: float(puntos[e]) for e in corregidos} == corregidos
-    assert "Media: <b>%.1f</b>" % (sum(corregidos.values()) / len(corregidos)) in html
+    # Con coma decimal, como se escribe en español: «10,5».
+    assert {e: float(puntos[e].replace(",", ".")) for e in corregidos} == corregidos
+    media = "%.1f" % round(sum(corregidos.values()) / len(corregidos), 1)
+    assert "Media: <b>%s</b>" % media.replace(".", ",").removesuffix(",0") in html
     assert puntos["nadia"] == "sin entrega"  # quien no entrega también está en la tabla
     # Tomás entrega tarde: la terminal dice su nota ya con el descuento, la misma que el CSV.
     tomas = notas["tomas"]
@@ -201,7 +204,7 @@ def test_el_informe_cuenta_solo_a_los_corregidos_y_dice_por_que_no_los_demas(cla
     for id_, nombre, apellidos, _, _ in ROSTER[:8]:
         assert id_ in html
     assert "<td>no corregido</td>" in html and "está roto o cortado" in html
-    assert "&quot;el listo&quot;" in html and "<script" not in html
+    assert "&#34;el listo&#34;" in html and "<script" not in html
     # Todos los corregidos entregan la respuesta de Ana: nadie falla una prueba oculta (los no corregidos no cuentan).
     assert re.search(r"<td class=\"n\">0 de %d</td>" % corregidos, html)
 
@@ -215,3 +218,113 @@ def test_la_recogida_se_repite_con_force_sin_cambiar_nada(clase, tmp_path):
     assert hecho.returncode == 0, hecho.stderr
     for ruta, datos in antes.items():
         assert ruta.read_bytes() == datos, ruta
+
+
+def test_cada_fila_del_informe_dice_cuando_se_entrego_y_cuantos_dias_tarde(clase):
+    """La hora de la entrega (la del LMS, en la zona del curso) y los días empezados de retraso, escritos en español."""
+    raiz, _, _, _ = clase
+    html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
+    assert "Plazo de entrega: 1 de marzo de 2026, 23:59." in html and "Las horas, en la de Europe/Madrid." in html
+    fila = re.search(r'<tr id="e-tomas">(.*?)</tr>', html, re.S).group(1)
+    celdas = re.findall(r"<td[^>]*>(.*?)</td>", fila, re.S)
+    # estudiante, nombre, nota, entregada, días tarde, descuento
+    assert celdas[3] == "4 de marzo de 2026, 10:00" and celdas[4] == "3" and celdas[5] == "3", celdas
+    ana = re.findall(r"<td[^>]*>(.*?)</td>", re.search(r'<tr id="e-agarcia">(.*?)</tr>', html, re.S).group(1))
+    assert ana[3] == "1 de marzo de 2026, 10:15" and ana[4] == "" and ana[5] == "", ana
+    assert "Entregan tarde 1, y su nota ya lleva el descuento." in html
+
+
+# --------------------------------------------------------------------------- de vuelta al LMS
+
+def _participantes(raiz):
+    """Los números de participante de la tarea en Moodle: los del roster y los de quienes subieron algo a la descarga."""
+    with zipfile.ZipFile(raiz / "downloaded" / TAREA / "archive" / "moodle.zip") as z:
+        descargados = {re.search(r"_(\d+)_assignsubmission_", n).group(1) for n in z.namelist()}
+    return descargados | {numero for *_, numero in ROSTER if numero}
+
+
+def _esperado(raiz):
+    """{número del LMS: fila de notas.csv} de quienes entregaron y tienen número: los del roster y los «lms-N»."""
+    numeros = {id_: numero for id_, *_, numero in ROSTER if numero}
+    esperado = {}
+    for id_, fila in filas(raiz).items():
+        numero = numeros.get(id_) or (id_[4:] if re.fullmatch(r"lms-\d+", id_) else None)
+        if numero and fila["estado"] != "sin entrega":
+            esperado[numero] = fila
+    return esperado
+
+
+@pytest.mark.parametrize("idioma", ["es", "en"])
+def test_la_hoja_de_moodle_se_importa_con_las_notas_del_csv_y_un_comentario(clase, idioma):
+    """La hoja de calificaciones, subida a la tarea de Moodle de la descarga (en español o en inglés): cada participante
+    con su nota, la del CSV, y un comentario; quien no se ha corregido, sin nota y con el motivo."""
+    raiz, _, _, _ = clase
+    importadas = moodle_importa_hoja(raiz / "exports" / "moodle-calificaciones.csv", _participantes(raiz), idioma)
+    esperado = _esperado(raiz)
+    assert set(importadas) == set(esperado)
+    for numero, fila in esperado.items():
+        nota, comentario = importadas[numero]
+        if fila["estado"] == "corregido":
+            assert nota == float(fila["score"]), (numero, fila)
+            assert "Nota: " in comentario and "retroalimentación" in comentario
+        else:
+            assert nota is None and "no se ha podido corregir" in comentario, (numero, comentario)
+    assert "ya con 3 menos por entregar 3 días tarde" in importadas["106"][1]  # Tomás
+    assert importadas["101"][1].startswith("<p>Nota: %s de %s" % (
+        ("%g" % float(esperado["101"]["score"])).replace(".", ","), ("%g" % MAXIMO).replace(".", ",")))
+
+
+def test_el_zip_de_moodle_da_a_cada_participante_su_retroalimentacion(clase):
+    """Cada carpeta del zip es la de un participante de la descarga, como Moodle la reconoce, con su HTML."""
+    raiz, _, _, _ = clase
+    importados = moodle_importa_zip(raiz / "exports" / "moodle-retroalimentacion.zip", _participantes(raiz))
+    corregidos = {n: f for n, f in _esperado(raiz).items() if f["estado"] == "corregido"}
+    assert set(importados) == set(corregidos)
+    for numero, fila in corregidos.items():
+        estudiante = sin_apostrofo(fila["student_id"])
+        assert importados[numero] == {TAREA + ".html": (raiz / "feedback" / estudiante / TAREA / (TAREA + ".html")).read_bytes()}
+
+
+def test_canvas_importa_las_notas_del_csv_por_su_id(clase):
+    raiz, _, _, _ = clase
+    titulo, puntos, notas = canvas_importa(raiz / "exports" / "canvas-calificaciones.csv")
+    assert (titulo, puntos) == (TAREA, MAXIMO)
+    esperado = _esperado(raiz)
+    assert set(notas) == set(esperado)
+    for numero, fila in esperado.items():
+        assert notas[numero] == (float(fila["score"]) if fila["estado"] == "corregido" else None), (numero, fila)
+
+
+def test_quien_no_tiene_numero_del_lms_se_dice_en_la_terminal_y_no_se_adivina(clase):
+    raiz, _, _, grade = clase
+    linea = next(l for l in grade.stdout.splitlines() if l.startswith("Sin número del LMS"))
+    sin_numero = {id_ for id_, *_, numero in ROSTER if not numero} - {"pperez1", "pperez2"}  # ellos no entregan
+    assert set(re.search(r": (.*)\. Pon su número", linea).group(1).split(", ")) == sin_numero | {"rota"}
+    hoja = (raiz / "exports" / "moodle-calificaciones.csv").read_text(encoding="utf-8")
+    canvas_ = (raiz / "exports" / "canvas-calificaciones.csv").read_text(encoding="utf-8")
+    for nombre in ("Bruno", "Иван", "Ольга"):  # por su nombre sí se recogen, pero al LMS no van sin su número
+        assert nombre not in hoja and nombre not in canvas_
+
+
+def test_notas_xlsx_es_una_hoja_de_calculo_con_las_notas_del_csv(clase):
+    """exports/notas.xlsx: la que abre bien un Excel en español. Las mismas filas que notas.csv, los números como
+    números, las fechas como fechas y los textos como textos (el que empieza por «=» no es una fórmula)."""
+    from openpyxl import load_workbook
+
+    raiz, _, _, _ = clase
+    hoja = load_workbook(raiz / "exports" / "notas.xlsx").active
+    cabecera = [c.value for c in hoja[1]]
+    filas_ = [dict(zip(cabecera, fila)) for fila in hoja.iter_rows(min_row=2)]
+    csv_ = list(filas(raiz).values())
+    assert [c.value for c in (f["estudiante"] for f in filas_)] == [sin_apostrofo(f["student_id"]) for f in csv_]
+    for x, c in zip(filas_, csv_):
+        nota = x["nota"]
+        if c["score"]:
+            assert nota.data_type == "n" and nota.value == float(c["score"]), (x, c)
+        else:
+            assert nota.value is None, (x, c)
+        assert x["estado"].value == c["estado"]
+    por_id = {f["estudiante"].value: f for f in filas_}
+    assert por_id["formula"]["nombre"].value == NO_SE_NOMBRAN and por_id["formula"]["nombre"].data_type == "s"
+    assert por_id["tomas"]["entregada"].value == TARDE and por_id["tomas"]["número en el LMS"].value == "106"
+    assert por_id["tomas"]["descuento por retraso"].value == 3
