@@ -76,18 +76,19 @@ PREGUNTAS = {
     3: {
         "enunciado": "Si el modelo llama a `buscar` con `patron=\"azafrán\"` y ninguna línea "
                      "del entorno contiene esa palabra, la observación tiene que llevar `is_error` a `True`.",
+        # La casilla de cada opción ya dice «verdadero» o «falso»: el texto no lo repite.
         "opciones": {
-            True: "Verdadero: la búsqueda no ha encontrado nada, así que ha fallado.",
-            False: "Falso: no encontrar nada es un resultado normal de `buscar`.",
+            True: "la búsqueda no ha encontrado nada, así que ha fallado.",
+            False: "no encontrar nada es un resultado normal de `buscar`.",
         },
         "correcta": False,
         "explicaciones": {
-            True: "no encontrar coincidencias no es un fallo: `buscar` ha hecho su trabajo y su respuesta es una "
-                  "frase que lo dice. Con la marca de error el modelo pensaría que pidió algo mal y lo cambiaría sin motivo.",
+            True: "no encontrar coincidencias no es un fallo: `buscar` ha hecho su trabajo y devuelve una frase "
+                  "que lo dice. Con la marca de error el modelo pensaría que pidió algo mal y lo cambiaría sin motivo.",
             False: "`buscar` ha cumplido lo que promete. Su observación es un `tool_result` normal, con "
-                   "`is_error` a `False`, y su texto ya le dice al modelo que no hay ninguna coincidencia.",
+                   "`is_error` a `False`, y su texto ya le dice al modelo que ninguna línea contiene esa palabra.",
         },
-        "idea": "`is_error` dice si la herramienta no pudo hacer su trabajo, no si la respuesta es decepcionante.",
+        "idea": "`is_error` dice si la herramienta no pudo hacer su trabajo, no si lo que devuelve es decepcionante.",
     },
     4: {
         "enunciado": "Imagina que `añadir(ruta, contenido)` fuera una herramienta más del entorno, con su propio "
@@ -104,8 +105,8 @@ PREGUNTAS = {
         "varias": True,
         "correcta": {"a", "d"},
         "explicaciones": {
-            "a": "el prefijo `no se ha ejecutado: ` garantiza que la función no llegó a ejecutarse: el esquema paró "
-                 "la llamada antes. Completarla y repetirla no duplica nada.",
+            "a": "en este harness, el prefijo `no se ha ejecutado: ` solo lo pone `ejecutar` cuando el esquema para "
+                 "la llamada: la función no llegó a ejecutarse. Completarla y repetirla no duplica nada.",
             "b": "este texto es el de un éxito: el contenido ya está en el fichero. Como `añadir` no es "
                  "idempotente, pedirla de nuevo lo pegaría una segunda vez.",
             "c": "la excepción salió mientras la función trabajaba. Puede que no escribiera nada, o una parte, o "

@@ -128,13 +128,32 @@ def test_el_guion_se_ve_antes_de_la_primera_prediccion(fuente_ejecutada):
         "turno 2: t2 → leer(ruta='recetas/salmorejo.txt') | t3 → leer(ruta='lista.txt')"]
 
 
+def test_cada_prediccion_se_apunta_antes_y_se_compara_despues(fuente_ejecutada):
+    """Tras cada «Predice y ejecuta», una celda apunta la predicción (predice) y la siguiente la compara
+    con lo que ha pasado, en su salida y en la copia guardada del widget."""
+    celdas = fuente_ejecutada.cells
+    avisos = [i for i, c in enumerate(celdas) if c.cell_type == "markdown" and "**Predice y ejecuta.**" in c.source]
+    assert len(avisos) == 5
+    for i in avisos:
+        apunta, ejecuta = celdas[i + 1], celdas[i + 2]
+        assert "predice(" in apunta.source, apunta.source
+        preguntas = apunta.source.count("predice(")
+        salida = "".join(s.get("text", "") for s in ejecuta.outputs)
+        assert salida.count("Predicción: no la has apuntado. Ha pasado esto: ") == preguntas, (ejecuta.source, salida)
+        copias = [s.data["text/html"] for s in apunta.outputs if "text/html" in s.get("data", {})]
+        assert len(copias) == preguntas and all("no la has apuntado" in c for c in copias)
+
+
 def test_los_ejercicios_a_medio_hacer_no_paran_el_cuaderno_y_lo_dicen(fuente_ejecutada):
     """Sin contestar, cada ejercicio imprime qué le falta; «Ejecutar todas las celdas» sigue (no hay error)."""
     assert _salida(fuente_ejecutada, "ejercicio-1-codigo").startswith("✘ Aún no has escrito nada")
-    assert _salida(fuente_ejecutada, "ejercicio-2-codigo").startswith("✘ Tu función aún devuelve None")
+    assert _salida(fuente_ejecutada, "ejercicio-2-codigo").startswith("✘ Aún no has clasificado ninguna")
+    assert _salida(fuente_ejecutada, "ejercicio-3-codigo").startswith("✘ Tu función aún devuelve None")
     ids = [c.get("id") for c in fuente_ejecutada.cells]
     assert ids.index("a-medias") < ids.index("ejercicio-1-codigo") < ids.index("visor-esperada")
-    assert ids.index("repetir-el-dano") < ids.index("ejercicio-2-codigo") < ids.index("cuestionario")
+    # El 2, entre el 1 y el 3: que no haya una hora de lectura sin nada que hacer.
+    assert ids.index("ejercicio-1-codigo") < ids.index("ejercicio-2-codigo") < ids.index("contrato")
+    assert ids.index("repetir-el-dano") < ids.index("ejercicio-3-codigo") < ids.index("cuestionario")
 
 
 def test_el_contrato_se_enuncia_una_vez_y_la_tabla_de_las_cinco_llamadas_sale_una_vez(fuente_ejecutada):

@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nbclient import NotebookClient
 
-from harness import ENTORNO, FueraDelGuion, añadir_y_fallar, error, leer, listar, llamada, resultado, una_y_dos
-from harness.aula.ejercicios import CASOS_DE_LA_REGLA, Escapada, NoPasa, comprobar_contestacion, comprobar_regla, en_prueba
+from harness import (ENTORNO, FUNCIONES, HERRAMIENTAS, FueraDelGuion, añadir_y_fallar, error, incumple, leer, listar,
+                     llamada, muestra, resultado, una_y_dos)
+from harness.aula.ejercicios import (A_CLASIFICAR, CASOS_DE_LA_REGLA, Escapada, NoPasa, clase_de, comprobar_clases,
+                                     comprobar_contestacion, comprobar_regla, como_herramienta, en_prueba)
 from harness.salmorejo import VISTO
 from nucleos import NucleoPorFicheros
 from referencia import ejecutar_a_medias, ejecutar_correcto
@@ -103,15 +105,80 @@ def _mismos_tipos(a, b):
 
 # Ejercicio 2
 
+BUENAS = {"c1": "esquema", "c2": "excepción", "c3": "bien", "c4": "esquema", "c5": "bien"}
+
+
+def test_las_llamadas_del_ejercicio_2_tienen_una_clase_de_cada_y_trampas():
+    """Las clases salen de ejecutar las llamadas de verdad; una carpeta vacía y un fichero nuevo no son fallos."""
+    assert {ll["id"]: clase_de(ll)[0] for ll in A_CLASIFICAR} == BUENAS
+    assert clase_de(A_CLASIFICAR[2])[0] == "bien" and "notas/menu.txt" not in ENTORNO
+
+
+def test_el_ejercicio_2_acierta_con_las_buenas_y_admite_mayusculas_y_sin_tilde(capsys):
+    comprobar_clases(BUENAS)
+    salida = capsys.readouterr().out
+    assert salida.count("✔ ") == 5 and "✘" not in salida and salida.rstrip().endswith("Las 5, bien clasificadas.")
+    comprobar_clases(dict(BUENAS, c2=" Excepcion "))
+    assert capsys.readouterr().out.rstrip().endswith("Las 5, bien clasificadas.")
+
+
+@pytest.mark.parametrize("clases, pista", [
+    (dict.fromkeys(BUENAS, ...), "✘ Aún no has clasificado ninguna"),
+    ("esquema", "Aquí va un diccionario"),
+    (dict(BUENAS, c3="excepción"), "has escrito «excepción», y es «bien». Cumple su esquema, se ejecuta"),
+    (dict(BUENAS, c2="esquema"), "lanza FileNotFoundError"),
+    (dict(BUENAS, c4="bien"), "incumple dice: el campo 'patron' debe ser un texto"),
+    (dict(BUENAS, c1="error"), "'error' no es ninguna de las tres"),
+    (dict(BUENAS, c5=...), "aún sin contestar"),
+])
+def test_cada_equivocacion_del_ejercicio_2_dice_lo_que_pasa_de_verdad(capsys, clases, pista):
+    comprobar_clases(clases)
+    salida = capsys.readouterr().out
+    assert salida.startswith("✘") or "\n✘" in salida
+    assert pista in salida, salida
+
+
+@settings(max_examples=100, deadline=None)
+@given(clases=st.one_of(st.none(), st.integers(), st.dictionaries(
+    st.sampled_from(["c1", "c2", "c3", "c4", "c5", "x"]), st.one_of(st.text(max_size=10), st.none(), st.just(...),
+                                                                    st.sampled_from(["esquema", "excepción", "bien"])))))
+def test_el_ejercicio_2_no_lanza_nunca(clases):
+    import contextlib
+    import io
+
+    salida = io.StringIO()
+    with contextlib.redirect_stdout(salida):
+        comprobar_clases(clases)
+    assert salida.getvalue().startswith(("✔", "✘"))
+
+
+def test_los_comentarios_de_la_celda_del_ejercicio_2_son_sus_llamadas():
+    """La celda del cuaderno enseña cada llamada en un comentario: las mismas, en el mismo orden."""
+    from course import CUADERNO, RAIZ, TAREA
+    fuente = next(c.source for c in nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4).cells
+                  if c.get("id") == "ejercicio-2-codigo")
+    for ll in A_CLASIFICAR:
+        assert '"%s": ...,  # %s' % (ll["id"], muestra(ll).split(" → ")[1]) in fuente, ll
+
+
+# Ejercicio 3
+
 def regla(observacion, idempotente):
     return idempotente or (observacion["is_error"] and observacion["content"].startswith("no se ha ejecutado: "))
 
 
-def test_la_regla_buena_acierta_los_cinco_casos(capsys):
+def test_la_regla_buena_acierta_los_seis_casos(capsys):
     comprobar_regla(regla)
     salida = capsys.readouterr().out
-    assert salida.count("✔ ") == len(CASOS_DE_LA_REGLA) == 5 and "✘" not in salida
-    assert salida.rstrip().endswith("Tu regla acierta los 5 casos.")
+    assert salida.count("✔ ") == len(CASOS_DE_LA_REGLA) == 6 and "✘" not in salida
+    assert salida.rstrip().endswith("Tu regla acierta los 6 casos.")
+
+
+def test_una_regla_que_lee_el_prefijo_en_lugar_de_is_error_falla_un_caso(capsys):
+    """El caso de sacar: un resultado cuyo texto empieza por «no se ha ejecutado: ». Solo is_error lo decide."""
+    comprobar_regla(lambda o, i: i or o["content"].startswith("no se ha ejecutado: "))
+    salida = capsys.readouterr().out
+    assert salida.count("✘ ") == 1 and "✘ sacar, que salió bien" in salida and "Mira is_error antes que el texto" in salida
 
 
 def test_los_casos_de_la_regla_son_los_de_la_leccion():
@@ -126,17 +193,17 @@ def test_los_casos_de_la_regla_son_los_de_la_leccion():
 
 
 @pytest.mark.parametrize("mala, cuantas_mal, pista", [
-    (lambda o, i: True, 2, "el error salió durante la ejecución"),
+    (lambda o, i: True, 3, "el error salió durante la ejecución"),
     (lambda o, i: i, 1, "«no se ha ejecutado: » asegura que la función no llegó a ejecutarse"),
-    (lambda o, i: i or not o["is_error"], 2, "la llamada ya ha hecho su trabajo"),
-    (lambda o, i: o["cosa"], 5, "tu función ha lanzado KeyError"),
+    (lambda o, i: i or not o["is_error"], 3, "la llamada ya ha hecho su trabajo"),
+    (lambda o, i: o["cosa"], 6, "tu función ha lanzado KeyError"),
 ])
 def test_cada_regla_equivocada_dice_en_que_casos_y_por_que(capsys, mala, cuantas_mal, pista):
     comprobar_regla(mala)
     salida = capsys.readouterr().out
     assert salida.count("✘ ") == cuantas_mal and pista in salida, salida
     assert "acierta los" not in salida
-    assert salida.rstrip().endswith("Aciertas %d de 5 casos." % (5 - cuantas_mal)), salida
+    assert salida.rstrip().endswith("Aciertas %d de 6 casos." % (6 - cuantas_mal)), salida
 
 
 def test_una_regla_equivocada_dice_lo_que_dice_ella_y_lo_que_toca(capsys):
@@ -155,6 +222,21 @@ def test_la_regla_sin_escribir_lo_dice_una_vez_y_no_lanza(capsys):
 
     comprobar_regla(puede_repetirse)
     assert capsys.readouterr().out == "✘ Tu función aún devuelve None: escribe la regla con un return que dé True o False.\n"
+
+
+# Después del desafío: añadir_y_fallar como herramienta, por un momento
+
+def test_como_herramienta_la_pone_y_la_quita_aunque_algo_falle():
+    antes, funciones = list(HERRAMIENTAS), dict(FUNCIONES)
+    ll = llamada("r1", "añadir_y_fallar", ruta="lista.txt", contenido=", tomates")
+    assert incumple(ll) == "no existe la herramienta 'añadir_y_fallar'"
+    with pytest.raises(RuntimeError), como_herramienta(añadir_y_fallar):
+        assert incumple(ll) is None and incumple(dict(ll, input={"ruta": "lista.txt"})) == "falta el campo 'contenido'"
+        entorno = dict(ENTORNO)
+        assert ejecutar_correcto(ll, entorno) == error("r1", "el disco no ha confirmado la escritura en lista.txt")
+        assert entorno["lista.txt"] == ENTORNO["lista.txt"] + ", tomates"
+        raise RuntimeError("se sale del with por una excepción")
+    assert HERRAMIENTAS == antes and FUNCIONES == funciones
 
 
 # Las pruebas visibles del desafío

@@ -118,9 +118,11 @@ class _Pregunta(ConCopia):
         import ipywidgets as w
         self.numero, self.opciones, self.correctas = numero, opciones, set(correctas)
         self.explicaciones, self.varias, self.marcadas, self._pantalla = explicaciones, varias, None, None
-        # La casilla lleva la letra y el texto va al lado, en HTML, para que una opción larga se lea entera.
+        # La casilla lleva la letra (o «verdadero», «falso») y el texto va al lado, en HTML, para que una opción
+        # larga se lea entera. La casilla, tan ancha como su nombre: con un ancho fijo, «verdadero» se cortaba.
         self.casillas = {c: w.Checkbox(value=False, indent=False, description=_nombre(c),
-                                       layout=w.Layout(width="3.5em", flex="0 0 auto")) for c in opciones}
+                                       layout=w.Layout(width="max-content", min_width="3.5em", flex="0 0 auto"))
+                         for c in opciones}
         filas = [w.HBox([self.casillas[c], w.HTML(con_codigo(texto))]) for c, texto in opciones.items()]
         for clave, casilla in self.casillas.items():
             casilla.observe(lambda cambio, clave=clave: self._elegir(clave, cambio["new"]), "value")

@@ -1,14 +1,17 @@
-"""Las comprobaciones al momento de la lección: los dos ejercicios y las pruebas visibles del desafío.
+"""Las comprobaciones al momento de la lección: los tres ejercicios y las pruebas visibles del desafío.
 
-Las de los ejercicios imprimen ✔ o lo primero que falla, y no lanzan nunca: con un ejercicio a
-medias, «Ejecutar todas las celdas» sigue hasta el final. Las del desafío sí paran, pero cuentan
-en pocas líneas qué ha pasado, sin la traza por dentro de `bucle`.
+Las de los ejercicios imprimen ✔ o lo primero que falla, y de ellas no sale ninguna excepción: con
+un ejercicio a medias, «Ejecutar todas las celdas» sigue hasta el final. Las del desafío sí paran,
+pero cuentan en pocas líneas qué ha pasado, sin la traza por dentro de `bucle`.
 """
 
+import contextlib
+import inspect
 import traceback
+import unicodedata
 
-from ..bloques import error, muestra, resultado
-from ..entorno import HERRAMIENTAS
+from ..bloques import error, llamada, muestra, resultado
+from ..entorno import ENTORNO, FUNCIONES, HERRAMIENTAS, incumple
 from ..guionizado import FueraDelGuion, ModeloGuionizado, guion_de
 from ..salmorejo import INICIO, RESPUESTAS, VISTO
 
@@ -89,7 +92,69 @@ def _cuantas(n, cosa):
     return "%d %s%s" % (n, cosa, "" if n == 1 else "s")
 
 
-# Ejercicio 2: cuándo se puede repetir una llamada
+# Ejercicio 2: qué clase de fallo tiene cada llamada
+
+A_CLASIFICAR = [
+    llamada("c1", "escribir", ruta="notas/menu.txt"),
+    llamada("c2", "leer", ruta="recetas/paella.txt"),
+    llamada("c3", "listar", carpeta="postres/"),
+    llamada("c4", "buscar", patron=["ajo"]),
+    llamada("c5", "escribir", ruta="notas/menu.txt", contenido="gazpacho"),
+]
+CLASES = ("esquema", "excepción", "bien")
+
+
+def clase_de(ll):
+    """Lo que le pasa a la llamada `ll` en una copia de ENTORNO: (clase, el motivo, la excepción o lo devuelto)."""
+    motivo = incumple(ll)
+    if motivo is not None:
+        return "esquema", motivo
+    try:
+        return "bien", FUNCIONES[ll["name"]](dict(ENTORNO), **ll["input"])
+    except Exception as e:
+        return "excepción", e
+
+
+def comprobar_clases(clases):
+    """Compara `clases` ({id: "esquema", "excepción" o "bien"}) con lo que les pasa a las llamadas de
+    A_CLASIFICAR e imprime una línea por llamada."""
+    if not isinstance(clases, dict):
+        print("✘ Aquí va un diccionario, de cada id a su clase, y has escrito %r." % (clases,))
+        return
+    if all(clases.get(ll["id"], ...) is Ellipsis for ll in A_CLASIFICAR):
+        print("✘ Aún no has clasificado ninguna: cambia cada ... por \"esquema\", \"excepción\" o \"bien\".")
+        return
+    aciertos = 0
+    for ll in A_CLASIFICAR:
+        clase, detalle = clase_de(ll)
+        dicha = clases.get(ll["id"], ...)
+        if dicha is Ellipsis:
+            print("✘ %s: aún sin contestar." % muestra(ll))
+        elif not isinstance(dicha, str) or _sin_tildes(dicha) not in [_sin_tildes(c) for c in CLASES]:
+            print("✘ %s: %r no es ninguna de las tres: escribe \"esquema\", \"excepción\" o \"bien\"." % (muestra(ll), dicha))
+        elif _sin_tildes(dicha) == _sin_tildes(clase):
+            aciertos += 1
+            print("✔ %s: %s. %s" % (muestra(ll), clase, _lo_que_pasa(clase, detalle)))
+        else:
+            print("✘ %s: has escrito «%s», y es «%s». %s" % (muestra(ll), dicha.strip(), clase,
+                                                           _lo_que_pasa(clase, detalle)))
+    print("\n%s" % ("Las %d, bien clasificadas." % aciertos if aciertos == len(A_CLASIFICAR) else
+                    "Aciertas %d de %d." % (aciertos, len(A_CLASIFICAR))))
+
+
+def _sin_tildes(texto):
+    return unicodedata.normalize("NFKD", texto.strip().lower()).encode("ascii", "ignore").decode()
+
+
+def _lo_que_pasa(clase, detalle):
+    if clase == "esquema":
+        return "No cumple su esquema y no se ejecuta; incumple dice: %s." % detalle
+    if clase == "excepción":
+        return "Cumple su esquema, se ejecuta y su función lanza %s: %s." % (type(detalle).__name__, detalle)
+    return "Cumple su esquema, se ejecuta y su función devuelve %r: no es un fallo." % (detalle,)
+
+
+# Ejercicio 3: cuándo se puede repetir una llamada
 
 # (qué ha pasado, la observación, si la llamada es idempotente, si se puede repetir sin riesgo)
 CASOS_DE_LA_REGLA = [
@@ -99,6 +164,9 @@ CASOS_DE_LA_REGLA = [
     ("añadir, que salió bien", resultado("a3", "lista.txt: 9 caracteres más (ahora tiene 28)"), False, False),
     ("leer un fichero que no existe", error("l1", "no existe el fichero 'recetas/salmorejo.txt'"), True, True),
     ("escribir, que salió bien", resultado("e1", "se han escrito 28 caracteres en lista.txt"), True, True),
+    # Un éxito cuyo texto empieza como un error de esquema: solo is_error lo distingue.
+    ("sacar, que salió bien: la línea que ha sacado de avisos.txt empieza por «no se ha ejecutado: »",
+     resultado("s1", "no se ha ejecutado: la copia de seguridad del lunes"), False, False),
 ]
 
 
@@ -129,12 +197,35 @@ def comprobar_regla(puede_repetirse):
 
 def _por_que(observacion, idempotente, bueno):
     if idempotente:
-        return "una llamada idempotente se puede repetir siempre, porque la segunda vez deja lo mismo que la primera"
+        return ("esta llamada deja lo mismo la encuentre como la encuentre, así que repetirla no cambia lo que "
+                "quede, haya hecho lo que haya hecho el primer intento")
     if bueno:
         return "«no se ha ejecutado: » asegura que la función no llegó a ejecutarse, así que no hay nada que duplicar"
+    if not observacion["is_error"] and str(observacion["content"]).startswith("no se ha ejecutado: "):
+        return ("es un resultado (is_error a False): la función se ha ejecutado, y su texto es lo que ha devuelto, "
+                "aunque empiece como un error de esquema. Mira is_error antes que el texto")
     if observacion["is_error"]:
         return "el error salió durante la ejecución, y la función pudo dejar hecho su trabajo antes de fallar"
     return "la llamada ya ha hecho su trabajo, y repetirla lo haría otra vez"
+
+
+# Después del desafío: una función de la lección que no es del entorno, como herramienta por un momento
+
+@contextlib.contextmanager
+def como_herramienta(funcion):
+    """Mientras dura el `with`, `funcion` es una herramienta más: su esquema (los campos de su firma, de
+    texto) está en HERRAMIENTAS y ella en FUNCIONES, así que `incumple` la acepta y `ejecutar` la encuentra."""
+    campos = list(inspect.signature(funcion).parameters)[1:]  # el primero es el entorno
+    esquema = {"name": funcion.__name__, "description": inspect.getdoc(funcion) or funcion.__name__,
+               "input_schema": {"type": "object", "properties": {c: {"type": "string"} for c in campos},
+                                "required": campos}}
+    HERRAMIENTAS.append(esquema)
+    FUNCIONES[funcion.__name__] = funcion
+    try:
+        yield
+    finally:
+        HERRAMIENTAS.remove(esquema)
+        FUNCIONES.pop(funcion.__name__, None)
 
 
 # Las pruebas visibles del desafío

@@ -16,7 +16,7 @@ class Diagnostico(NamedTuple):
     releer: str        # el título de la sección de la lección que lo explica
 
 
-_DESAFIO = "Desafío: un `ejecutar` que nunca lanza"
+_DESAFIO = "Desafío: un `ejecutar` del que no sale ninguna excepción"
 _A_MEDIAS = "Experimento: un harness a medias"
 _CONTRATO = "El contrato de `ejecutar`"
 _FALLAR = "Dos maneras de fallar"
