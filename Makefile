@@ -75,7 +75,7 @@ demo: $(STAMP) bwrap
 limpiar-demo:
 	rm -rf demo
 
-# exports/informe.html again, from the gradebook and autograded/ (make grade already writes it).
+# exports/informe.html and the LMS files again, from the gradebook and autograded/ (make grade already writes them).
 informe: $(STAMP)
 	$(BIN)/python -m course.informe $(CON_TAREA)
 
