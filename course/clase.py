@@ -190,8 +190,9 @@ def exportar_notas(raiz, clase, config):
     with Gradebook(gradebook(raiz)) as gb:
         clases = [clase if t.name == clase.tarea else leer(raiz, t.name, gb, detalles=False)
                   for t in gb.assignments]
+    csv_ = escribir_csv(raiz / "exports" / "notas.csv", clases)
     escribir_xlsx(raiz / "exports" / "notas.xlsx", clases, zona_horaria(config))
-    return escribir_csv(raiz / "exports" / "notas.csv", clases)
+    return csv_
 
 
 def _desde_aqui(ruta):

@@ -101,6 +101,7 @@ def escribir_xlsx(destino, clases, zona, solo=None):
                        e.id, e.apellidos, e.nombre, e.email,
                        e.puntos if corregido else None, (e.descuento or 0.0) if corregido else None,
                        e.nota if corregido else None, clase.maximo, e.situacion, e.motivo, e.numero_del_lms or None]
+            valores = [_para_xlsx(v) for v in valores]
             hoja.append(valores)
             for celda, valor in zip(hoja[hoja.max_row], valores):
                 if isinstance(valor, str):
@@ -112,6 +113,15 @@ def escribir_xlsx(destino, clases, zona, solo=None):
     os.makedirs(os.path.dirname(os.path.abspath(destino)), exist_ok=True)
     libro.save(destino)
     return destino
+
+
+def _para_xlsx(valor):
+    """Un texto sin los caracteres de control que el formato xlsx no admite: cada uno, escrito como \\x01."""
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    if not isinstance(valor, str):
+        return valor
+    return ILLEGAL_CHARACTERS_RE.sub(lambda c: "\\x%02x" % ord(c.group()), valor)
 
 
 def _local(momento, zona):

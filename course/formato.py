@@ -31,8 +31,11 @@ def dias(n):
     return "%d día%s" % (n, "" if n == 1 else "s")
 
 
-def zona_horaria(config):
-    """La zona horaria del curso: la de las horas de las descargas del LMS (ExtraerDelLMS.zona_horaria)."""
+def zona_horaria(config=None):
+    """La zona horaria del curso: la de las horas de las descargas del LMS (ExtraerDelLMS.zona_horaria), según la
+    configuración `config` (sin ella, la que tiene por defecto)."""
+    from traitlets.config import Config
+
     from .recoleccion import ExtraerDelLMS
 
-    return ZoneInfo(ExtraerDelLMS(config=config).zona_horaria)
+    return ZoneInfo(ExtraerDelLMS(config=config or Config()).zona_horaria)

@@ -141,22 +141,11 @@ def escribir_informe(raiz=RAIZ, tarea=TAREA, clase=None, zona=None):
     """Escribe exports/informe.html, el informe de `tarea` (o de la `clase` ya leída), y devuelve su ruta."""
     raiz = Path(raiz)
     clase = clase or leer(raiz, tarea)
-    zona = zona or formato.zona_horaria(_config(raiz))
+    zona = zona or formato.zona_horaria()  # sin la configuración del curso: la zona por defecto
     destino = raiz / "exports" / "informe.html"
     destino.parent.mkdir(parents=True, exist_ok=True)
     destino.write_text(html_del_informe(clase, raiz, zona), encoding="utf-8")
     return destino
-
-
-def _config(raiz):
-    """La configuración del curso de `raiz`; sin nbgrader_config.py (una copia de autograded/ y el gradebook), None:
-    los valores por defecto."""
-    from traitlets.config.loader import ConfigFileNotFound
-
-    try:
-        return configuracion(raiz)
-    except ConfigFileNotFound:
-        return None
 
 
 def _cli():
