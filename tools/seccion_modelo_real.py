@@ -20,14 +20,14 @@ Hasta aquí el modelo ha sido un guion: sabía de antemano qué iba a pedir y qu
 
 Esta sección no cuenta para la nota y no se ejecuta sola: ni con «Ejecutar todas las celdas», ni al pulsar «Validar», ni al corregir. La conversación empieza cuando pulsas el botón.
 
-- **Lo que hace falta.** Una clave de la API de Anthropic en la variable de entorno `ANTHROPIC_API_KEY`, definida en la terminal desde la que abres JupyterLab. Si JupyterLab ya estaba abierto, ciérralo y vuelve a abrirlo desde esa terminal: reiniciar el núcleo no basta, porque el núcleo hereda las variables de JupyterLab. Las claves se crean en la consola de Anthropic, <https://console.anthropic.com>, en «API Keys». La versión del navegador, la que no necesita instalar nada, no puede usarla.
-- **Lo que cuesta.** Se paga por tokens: los de entrada (en cada turno se envían otra vez las herramientas y toda la conversación) y los de salida (lo que escribe el modelo). La conversación del salmorejo son unos cuatro turnos y unos pocos miles de tokens; con el modelo que usa esta sección, menos de un céntimo. El gasto tiene dos topes, `max_tokens` por turno y un número máximo de turnos por conversación, y al acabar cada conversación verás cuántos tokens se han gastado, en total y turno a turno, según cuenta la propia API en cada respuesta (`usage`).
+- **Lo que hace falta.** Una clave de la API de Anthropic en la variable de entorno `ANTHROPIC_API_KEY` (o un token en `ANTHROPIC_AUTH_TOKEN`), definida en la terminal desde la que abres JupyterLab. Si JupyterLab ya estaba abierto, ciérralo y vuelve a abrirlo desde esa terminal: reiniciar el núcleo no basta, porque el núcleo hereda las variables de JupyterLab. Las claves se crean en la consola de Anthropic, <https://console.anthropic.com>, en «API Keys». La versión del navegador, la que no necesita instalar nada, no puede usarla.
+- **Lo que cuesta.** Se paga por tokens: los de entrada (en cada turno se envían otra vez las herramientas y toda la conversación) y los de salida (lo que escribe el modelo). La conversación del salmorejo son unos cuatro turnos y unos pocos miles de tokens; con el modelo que usa esta sección, menos de un céntimo. El gasto tiene dos topes, `max_tokens` por turno y un número máximo de turnos por conversación, y al acabar cada conversación verás cuántos tokens se han gastado, en total y turno a turno, según los cuenta la propia API en cada turno que devuelve (`usage`).
 
 > **Predice.** Antes de pulsar: ¿pedirá el modelo la receta con un campo que no existe, como el del guion? Cuando le llegue `no existe el fichero 'recetas/salmorejo.txt'`, ¿qué hará: buscar otra receta, preguntarte o rendirse?"""
 
 PREPARACION = """\
-# Solo prepara el botón: la conversación empieza al pulsarlo. conversar(peticion, ejecutar), en
-# harness/aula/claude.py, pasa la petición por el bucle con tu ejecutar y enseña la conversación en el visor.
+# Solo prepara el botón: la conversación empieza al pulsarlo. conversar(encargo, ejecutar), en
+# harness/aula/claude.py, pasa el encargo por el bucle con tu ejecutar y enseña la conversación en el visor.
 from IPython.display import display
 
 from harness.aula import al_pulsar, conversar, que_falta
@@ -38,24 +38,24 @@ if falta:
     print("Con una clave, aquí habría un botón para hablar con un modelo de verdad. Ahora no se hace "
           "nada, y el resto de la lección no lo necesita.\\n" + falta)
 else:
-    salmorejo_de_verdad = al_pulsar("Hablar con el modelo: la petición del salmorejo",
+    salmorejo_de_verdad = al_pulsar("Hablar con el modelo: el encargo del salmorejo",
                                     lambda: conversar(INICIO[1][1], ejecutar))
     display(salmorejo_de_verdad)"""
 
 TU_PETICION = """\
 Compara la conversación con la del guion. Puede que el modelo no se equivoque nunca, o que se equivoque de otra manera; lo interesante es qué hace después de cada error: ¿corrige la llamada, pide otra cosa o se rinde y lo explica? Mira también la última línea, los tokens de entrada de cada turno: como cada turno vuelve a enviar la conversación entera, crecen de uno a otro.
 
-### Una petición tuya
+### Un encargo tuyo
 
-Escribe en la caja lo que quieras pedir sobre los ficheros del entorno y pulsa el botón. Cada petición empieza con una copia nueva de `ENTORNO`, así que lo que escriba el modelo no se queda en ninguna parte. Para ver errores, pide algo que no esté: una receta que no existe, una carpeta mal escrita, una búsqueda que no encuentra nada."""
+Escribe en la caja lo que quieras pedir sobre los ficheros del entorno y pulsa el botón. Cada encargo empieza con una copia nueva de `ENTORNO`, así que lo que escriba el modelo no se queda en ninguna parte. Para ver errores, pide algo que no esté: una receta que no existe, una carpeta mal escrita, una búsqueda que no encuentra nada."""
 
 PETICION = """\
 if falta:
     print("Tampoco aquí: hace falta lo mismo que en la celda de arriba.")
 else:
-    tu_peticion = al_pulsar("Enviar mi petición", lambda peticion: conversar(peticion, ejecutar),
-                            peticion="Copia en notas/cena.txt los ingredientes de la paella.")
-    display(tu_peticion)"""
+    tu_encargo = al_pulsar("Enviar mi encargo", lambda encargo: conversar(encargo, ejecutar),
+                           peticion="Copia en notas/cena.txt los ingredientes de la paella.")
+    display(tu_encargo)"""
 
 
 def celdas():
