@@ -52,6 +52,10 @@ c.Execute.store_widget_state = False
 # imposible) solo cambia su propia nota: las demás se corrigen igual.
 entrada.ajustar_autograde()  # lo único que no es una opción de nbgrader: apartar carpetas imposibles, leer solo el cuaderno
 c.Autograde.exporter_class = "course.aislado.entrada.LectorDeEntregas"
+# Un guion grabado que no vale (course/guiones/, course/grabaciones.py) suspendería a todos en ejecutar-guiones:
+# autograde (la orden y el botón del formgrader) se para antes de corregir a nadie y dice por qué, como
+# `make grade`. nbgrader crea ese exportador, con sus preprocesadores, una vez y antes de las entregas.
+c.LectorDeEntregas.preprocessors = ["course.grabaciones.ComprobarGuiones"]
 c.Autograde.sanitize_preprocessors = [
     "course.aislado.entrada.SanearEntrega",
     "nbgrader.preprocessors.OverwriteKernelspec",

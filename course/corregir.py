@@ -20,15 +20,14 @@ from . import RAIZ, TAREA
 from .clase import corregir_clase
 from .estado import entregas
 from .demo import DEMO, EJEMPLOS, preparar_demo
-from .grabaciones import CARPETA, GuionRechazado, conversaciones_grabadas
+from .grabaciones import por_que_no_se_corrige
 
 
 def main(raiz=RAIZ, trabajos=None, demo=False, tarea=TAREA):
     raiz = Path(raiz)
-    try:  # un guion grabado que no vale suspendería a todos: antes de empezar, no después
-        conversaciones_grabadas()
-    except GuionRechazado as e:
-        print("No se corrige: un guion grabado de %s no vale.\n  %s" % (CARPETA, e), file=sys.stderr)
+    motivo = por_que_no_se_corrige()  # un guion grabado que no vale suspendería a todos: antes de empezar, no después
+    if motivo:
+        print(motivo, file=sys.stderr)
         return 1
     if tarea == TAREA and (demo or not entregas(raiz, tarea)):
         if not demo:

@@ -8,9 +8,11 @@ de verdad (harness.aula.ModeloClaude: hace falta ANTHROPIC_API_KEY) y con el `ej
 el de la solución del cuaderno fuente, y guarda la conversación en course/guiones/NOMBRE.json.
 Cada guion de esa carpeta es una conversación oculta más de la prueba ejecutar-guiones: el
 corrector la vuelve a pasar por el bucle, con un modelo guionizado y el `ejecutar` del estudiante,
-y exige cada observación, el final y los ficheros que dejó la referencia. Un guion solo vale si el
-`ejecutar` de referencia lo contesta hasta el final: si no, ni se guarda ni se corrige con él.
-`--comprobar` revisa así todos los de la carpeta. CURSO_GUIONES, si está, es otra carpeta.
+y exige cada observación, el final y los ficheros que dejó la referencia. Un guion solo vale si es
+una conversación terminada (el último turno del modelo no pide herramientas) y el `ejecutar` de
+referencia lo contesta hasta el final: si no, ni se guarda ni se corrige con él. `--comprobar`
+revisa así todos los de la carpeta, y `nbgrader autograde` también, antes de corregir a nadie
+(ComprobarGuiones). CURSO_GUIONES, si está, es otra carpeta.
 """
 
 import argparse
@@ -21,8 +23,10 @@ import sys
 import unicodedata
 from pathlib import Path
 
+from nbconvert.preprocessors import Preprocessor
+
 from harness import ENTORNO, FueraDelGuion, ModeloGuionizado, bucle, guion_de
-from harness.aula.claude import MODELO, ModeloClaude, RespuestaCortada, SinRespuesta, guion_desde, que_falta
+from harness.aula.claude import MODELO, ModeloClaude, NoSeEnvia, RespuestaCortada, SinRespuesta, guion_desde, que_falta
 from harness.salmorejo import INICIO
 
 from . import CUADERNO, RAIZ, TAREA
@@ -76,6 +80,33 @@ def conversacion_oculta(ruta):
 def conversaciones_grabadas(carpeta=None):
     """Una conversación oculta por cada guion de la carpeta, en orden de nombre. Uno que no vale lo para todo."""
     return [conversacion_oculta(ruta) for ruta in sorted(Path(carpeta or CARPETA).glob("*.json"))]
+
+
+def por_que_no_se_corrige(carpeta=None):
+    """Si un guion grabado de la carpeta no vale, por qué no se puede corregir, en español; si valen todos, None.
+    Un guion roto suspendería a toda la clase en ejecutar-guiones: se dice antes de corregir a nadie."""
+    try:
+        conversaciones_grabadas(carpeta)
+    except GuionRechazado as e:
+        return "No se corrige: un guion grabado de %s no vale.\n  %s" % (carpeta or CARPETA, e)
+    return None
+
+
+class ComprobarGuiones(Preprocessor):
+    """Para `nbgrader autograde` antes de corregir a nadie, si un guion grabado no vale (por_que_no_se_corrige).
+
+    nbgrader_config.py lo pone en los preprocesadores del exportador de autograde, que nbgrader crea al
+    empezar y fuera de la corrección de cada entrega: la excepción de nbgrader que lanza termina la orden
+    (y el botón «Autograde» del formgrader, que corre lo mismo) con un error y este motivo, sin notas.
+    """
+
+    def __init__(self, **opciones):
+        super().__init__(**opciones)
+        motivo = por_que_no_se_corrige()
+        if motivo:
+            from nbgrader.converters.base import NbGraderException
+            self.log.error(motivo)
+            raise NbGraderException(motivo)
 
 
 def grabar(peticion, nombre=None, modelo=MODELO, tope=TOPE, carpeta=None):

@@ -20,12 +20,13 @@ from pathlib import Path
 import nbformat
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from nbgrader.api import Gradebook
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell
 from pydantic import TypeAdapter
 
 from api_local import ApiLocal, fallo, mensaje
-from course import CUADERNO, RAIZ, TAREA, grabaciones
+from course import CUADERNO, RAIZ, TAREA, gradebook, grabaciones
 from course.entregas import escribir_entrega, soluciones
 from cursos import MAXIMO
 from harness import (ENTORNO, HERRAMIENTAS, ModeloGuionizado, bucle, error, guion_de, leer, llamada, problemas,
@@ -522,6 +523,18 @@ def test_un_guion_que_la_referencia_no_contesta_no_se_usa(api, tmp_path):
 
 # --------------------------------------------------------------------------- la corrección y la lección
 
+# Lo que hace el botón «Autograde» del formgrader con una entrega: NbGraderAPI.autograde, con la configuración del curso.
+_BOTON_AUTOGRADE = """
+import json, sys
+from nbgrader.apps import NbGraderAPI
+from nbgrader.coursedir import CourseDirectory
+from traitlets.config import PyFileConfigLoader
+config = PyFileConfigLoader("nbgrader_config.py", path=".").load_config()
+api = NbGraderAPI(CourseDirectory(config=config), config=config)
+print(json.dumps(api.autograde(sys.argv[1], sys.argv[2])))
+"""
+
+
 def test_el_corrector_pasa_las_conversaciones_grabadas_y_la_seccion_no_hace_nada(api, publicado, tmp_path):
     guiones = tmp_path / "guiones"
     api.plan = [mensaje(r) for r in HUEVOS]
@@ -532,6 +545,21 @@ def test_el_corrector_pasa_las_conversaciones_grabadas_y_la_seccion_no_hace_nada
         escribir_entrega(RELEASE, dict(buenas, ejecutar=ejecutar), curso / "submitted" / estudiante / TAREA)
     # El profesor tiene la clave en su terminal: la corrección no la pasa a las entregas.
     entorno = dict(os.environ, CURSO_GUIONES=str(guiones), ANTHROPIC_API_KEY=CLAVE, ANTHROPIC_BASE_URL=api.url)
+    # Con un guion roto, ni `nbgrader autograde` ni el botón del formgrader corrigen a nadie: lo dicen y acaban en error.
+    rotos = tmp_path / "rotos"
+    rotos.mkdir()
+    (rotos / "otro.json").write_text("{}", encoding="utf-8")
+    porque = ["No se corrige: un guion grabado de %s no vale." % rotos, "otro.json no es una conversación grabada"]
+    roto = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", TAREA, "--force"], cwd=curso,
+                          capture_output=True, text=True, timeout=300, env=dict(entorno, CURSO_GUIONES=str(rotos)))
+    assert roto.returncode == 1 and all(p in roto.stderr for p in porque), roto.stderr[-3000:]
+    boton = subprocess.run([sys.executable, "-c", _BOTON_AUTOGRADE, TAREA, "buena"], cwd=curso, capture_output=True,
+                           text=True, timeout=300, env=dict(entorno, CURSO_GUIONES=str(rotos)))
+    dice = json.loads(boton.stdout.splitlines()[-1])
+    assert dice["success"] is False and all(p in dice["log"] for p in porque), boton.stdout + boton.stderr
+    assert not (curso / "autograded").exists()
+    with Gradebook(gradebook(curso)) as gb:
+        assert gb.assignment_submissions(TAREA) == []  # ni un 0: nadie corregido
     hecho = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", TAREA, "--force"], cwd=curso,
                            capture_output=True, text=True, timeout=900, env=entorno)
     assert hecho.returncode == 0, hecho.stderr[-3000:]
