@@ -63,10 +63,12 @@ grade: $(STAMP) bwrap
 	$(BIN)/python -m course.corregir $(CON_TAREA) $(if $(TRABAJOS),--trabajos $(TRABAJOS))
 
 # A real model's conversation (needs ANTHROPIC_API_KEY), kept in course/guiones/ as one more hidden
-# conversation of ejecutar-guiones: make grabar PETICION="..." [NOMBRE=...] [MODELO=...].
-# Without PETICION it checks the scripts already there.
+# conversation of ejecutar-guiones: make grabar PETICION="..." [NOMBRE=...] [MODELO=...] [TOPE=...].
+# Without PETICION it checks the scripts already there. The values reach Python through the environment
+# (make exports command-line variables), never through the shell, so quotes and backslashes arrive as
+# typed; only `$`, which make itself expands, is written `$$`.
 grabar: $(STAMP)
-	$(BIN)/python -m course.grabaciones $(if $(PETICION),"$(PETICION)",--comprobar) $(if $(NOMBRE),--nombre "$(NOMBRE)") $(if $(MODELO),--modelo "$(MODELO)")
+	$(BIN)/python -m course.grabaciones $(if $(PETICION),--de-make,--comprobar)
 
 # The example submissions, graded in a course of their own (demo/, with its own gradebook).
 demo: $(STAMP) bwrap

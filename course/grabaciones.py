@@ -74,6 +74,9 @@ def conversacion_oculta(ruta):
         raise GuionRechazado("%s no se puede pasar por el bucle: %s: %s" % (ruta, type(e).__name__, e)) from None
     if modelo.turno != len(guion):
         raise GuionRechazado("el ejecutar de referencia acaba %s en el turno %d de %d" % (ruta, modelo.turno, len(guion)))
+    if como != "fin":
+        raise GuionRechazado("%s no es una conversación terminada: en su último turno, el %d, el modelo aún pide "
+                             "herramientas (se paró en el tope de turnos)." % (ruta, len(guion)))
     return inicio, respuestas, visto, len(guion), (como, texto), entorno
 
 
@@ -123,9 +126,13 @@ def grabar(peticion, nombre=None, modelo=MODELO, tope=TOPE, carpeta=None):
     claude = ModeloClaude(modelo, grabar=provisional)
     try:
         try:
-            bucle(claude, [INICIO[0], ("usuario", peticion)], dict(ENTORNO), tope, referencia())
-        except (RespuestaCortada, SinRespuesta) as e:
+            como, _, _ = bucle(claude, [INICIO[0], ("usuario", peticion)], dict(ENTORNO), tope, referencia())
+        except (RespuestaCortada, SinRespuesta, NoSeEnvia) as e:  # un turno cortado o en pausa, una negativa, la red…
             raise GuionRechazado("la conversación se ha parado en el turno %d: %s" % (claude.turno + 1, e)) from None
+        if como != "fin":
+            raise GuionRechazado("la conversación no ha terminado: tras %d turnos, el tope, el modelo aún pedía "
+                                 "herramientas. Sube el tope (--tope, o TOPE= con make grabar) o pide algo más corto."
+                                 % tope)
         caso = conversacion_oculta(provisional)
         provisional.replace(destino)
     finally:
@@ -160,7 +167,15 @@ def _cli(argumentos=None):
     opciones.add_argument("--modelo", default=MODELO, help="el modelo de la API (por defecto, %(default)s)")
     opciones.add_argument("--tope", type=int, default=TOPE, help="turnos como mucho (por defecto, %(default)s)")
     opciones.add_argument("--comprobar", action="store_true", help="revisar los guiones guardados, sin grabar nada")
+    opciones.add_argument("--de-make", action="store_true",
+                          help="la petición, y el nombre, el modelo y el tope si no se dan, de las variables de entorno "
+                               "PETICION, NOMBRE, MODELO y TOPE (make grabar las pasa así, sin que el shell las toque)")
     a = opciones.parse_args(argumentos)
+    if a.de_make:
+        a.peticion = a.peticion or os.environ.get("PETICION")
+        a.nombre = a.nombre or os.environ.get("NOMBRE") or None
+        a.modelo = os.environ.get("MODELO") or a.modelo
+        a.tope = int(os.environ.get("TOPE") or a.tope)
     try:
         if a.comprobar or not a.peticion:
             rutas = sorted(CARPETA.glob("*.json"))

@@ -499,6 +499,39 @@ def test_la_orden_no_guarda_lo_que_no_se_puede_usar(api, tmp_path):
 
 
 @pytest.mark.usefixtures("procesos")
+def test_la_orden_no_guarda_una_conversacion_que_no_ha_terminado(api, tmp_path):
+    """Parada en el tope de turnos, o con un turno que la API deja en pausa una y otra vez: no es un guion."""
+    api.plan = [mensaje(r) for r in HUEVOS[:2]]
+    en_el_tope = _orden(PETICION, "--tope", "2", carpeta=tmp_path, api=api)
+    assert en_el_tope.returncode == 1, en_el_tope.stdout + en_el_tope.stderr
+    assert "No vale: la conversación no ha terminado: tras 2 turnos, el tope, el modelo aún pedía herramientas" \
+        in en_el_tope.stderr
+    api.plan = [mensaje(HUEVOS[0])] + [mensaje([texto("Apunto")], stop_reason="pause_turn")] * (1 + claude_.CONTINUACIONES)
+    en_pausa = _orden(PETICION, carpeta=tmp_path, api=api)
+    assert en_pausa.returncode == 1 and "No vale: la conversación se ha parado en el turno 2" in en_pausa.stderr
+    assert "pause_turn" in en_pausa.stderr
+    assert list(tmp_path.iterdir()) == [] and api.plan == [] and api.rechazadas == []
+
+
+@pytest.mark.usefixtures("procesos")
+def test_make_grabar_manda_la_peticion_tal_cual(api, tmp_path):
+    """Comillas, apóstrofos, barras y acentos llegan a la API como se escriben en `make grabar PETICION=...`."""
+    peticion = 'Apunta "huevos" en notas/cena.txt, que l\'otro día no\\ había `nada` (¡ñ!).'
+    api.plan = [mensaje(r) for r in HUEVOS]
+    entorno = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    entorno.update(CURSO_GUIONES=str(tmp_path), ANTHROPIC_BASE_URL=api.url, ANTHROPIC_API_KEY=CLAVE)
+    # -o: la instalación se da por hecha (make test la acaba de hacer), no se rehace aquí.
+    hecho = subprocess.run(["make", "-s", "-o", ".venv/.instalado", "grabar", "PETICION=" + peticion, "NOMBRE=comillas"],
+                           capture_output=True, text=True, timeout=120, env=entorno, cwd=RAIZ)
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    assert api.recibidas[0]["messages"] == [{"role": "user", "content": peticion}]
+    assert [p.name for p in tmp_path.iterdir()] == ["comillas.json"]
+    comprobado = subprocess.run(["make", "-s", "-o", ".venv/.instalado", "grabar"], capture_output=True, text=True,
+                                timeout=120, env=entorno, cwd=RAIZ)
+    assert comprobado.returncode == 0 and "1 guion válido en %s" % tmp_path in comprobado.stdout, comprobado.stderr
+
+
+@pytest.mark.usefixtures("procesos")
 def test_un_guion_que_la_referencia_no_contesta_no_se_usa(api, tmp_path):
     api.plan = [mensaje(r) for r in HUEVOS]
     bucle(ModeloClaude(MODELO, grabar=tmp_path / "huevos.json"), [INICIO[0], ("usuario", PETICION)],
