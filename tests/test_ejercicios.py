@@ -11,8 +11,8 @@ from nbclient import NotebookClient
 
 from harness import (ENTORNO, FUNCIONES, HERRAMIENTAS, FueraDelGuion, añadir_y_fallar, error, incumple, leer, listar,
                      llamada, muestra, resultado, una_y_dos)
-from harness.aula.ejercicios import (A_CLASIFICAR, CASOS_DE_LA_REGLA, Escapada, NoPasa, clase_de, comprobar_clases,
-                                     comprobar_contestacion, comprobar_regla, como_herramienta, en_prueba)
+from harness.aula.ejercicios import (A_CLASIFICAR, CASOS_DEL_CRITERIO, Escapada, NoPasa, clase_de, comprobar_clases,
+                                     comprobar_contestacion, comprobar_criterio, como_herramienta, en_prueba)
 from harness.salmorejo import VISTO
 from nucleos import NucleoPorFicheros
 from referencia import ejecutar_a_medias, ejecutar_correcto
@@ -163,31 +163,31 @@ def test_los_comentarios_de_la_celda_del_ejercicio_2_son_sus_llamadas():
 
 # Ejercicio 3
 
-def regla(observacion, idempotente):
+def criterio(observacion, idempotente):
     return idempotente or (observacion["is_error"] and observacion["content"].startswith("no se ha ejecutado: "))
 
 
-def test_la_regla_buena_acierta_los_seis_casos(capsys):
-    comprobar_regla(regla)
+def test_el_criterio_bueno_acierta_los_seis_casos(capsys):
+    comprobar_criterio(criterio)
     salida = capsys.readouterr().out
-    assert salida.count("✔ ") == len(CASOS_DE_LA_REGLA) == 6 and "✘" not in salida
-    assert salida.rstrip().endswith("Tu regla acierta los 6 casos.")
+    assert salida.count("✔ ") == len(CASOS_DEL_CRITERIO) == 6 and "✘" not in salida
+    assert salida.rstrip().endswith("Tu función acierta los 6 casos.")
 
 
-def test_una_regla_que_lee_el_prefijo_en_lugar_de_is_error_falla_un_caso(capsys):
+def test_un_criterio_que_lee_el_prefijo_en_lugar_de_is_error_falla_un_caso(capsys):
     """El caso de sacar: un resultado cuyo texto empieza por «no se ha ejecutado: ». Solo is_error lo decide."""
-    comprobar_regla(lambda o, i: i or o["content"].startswith("no se ha ejecutado: "))
+    comprobar_criterio(lambda o, i: i or o["content"].startswith("no se ha ejecutado: "))
     salida = capsys.readouterr().out
     assert salida.count("✘ ") == 1 and "✘ sacar, que salió bien" in salida and "Mira is_error antes que el texto" in salida
 
 
-def test_los_casos_de_la_regla_son_los_de_la_leccion():
+def test_los_casos_del_criterio_son_los_de_la_leccion():
     """El caso de añadir_y_fallar es su error de verdad, y los idempotentes lo son según una_y_dos."""
     try:
         añadir_y_fallar(dict(ENTORNO), "lista.txt", ", tomates")
     except TimeoutError as e:
         lanzado = str(e)
-    assert error("a2", lanzado) in [o for _, o, _, _ in CASOS_DE_LA_REGLA]
+    assert error("a2", lanzado) in [o for _, o, _, _ in CASOS_DEL_CRITERIO]
     una, dos = una_y_dos(listar, carpeta="recetas/")
     assert una == dos
 
@@ -198,30 +198,30 @@ def test_los_casos_de_la_regla_son_los_de_la_leccion():
     (lambda o, i: i or not o["is_error"], 3, "la llamada ya ha hecho su trabajo"),
     (lambda o, i: o["cosa"], 6, "tu función ha lanzado KeyError"),
 ])
-def test_cada_regla_equivocada_dice_en_que_casos_y_por_que(capsys, mala, cuantas_mal, pista):
-    comprobar_regla(mala)
+def test_cada_criterio_equivocado_dice_en_que_casos_y_por_que(capsys, mala, cuantas_mal, pista):
+    comprobar_criterio(mala)
     salida = capsys.readouterr().out
     assert salida.count("✘ ") == cuantas_mal and pista in salida, salida
     assert "acierta los" not in salida
     assert salida.rstrip().endswith("Aciertas %d de 6 casos." % (6 - cuantas_mal)), salida
 
 
-def test_una_regla_equivocada_dice_lo_que_dice_ella_y_lo_que_toca(capsys):
-    comprobar_regla(lambda o, i: True)
+def test_un_criterio_equivocado_dice_lo_que_dice_el_y_lo_que_toca(capsys):
+    comprobar_criterio(lambda o, i: True)
     salida = capsys.readouterr().out
-    assert ("✘ añadir_y_fallar, que escribió y después lanzó: tu regla dice que se puede repetir, pero no es "
+    assert ("✘ añadir_y_fallar, que escribió y después lanzó: tu función dice que se puede repetir, pero no es "
             "seguro: el error salió durante la ejecución") in salida, salida
-    comprobar_regla(lambda o, i: False)
+    comprobar_criterio(lambda o, i: False)
     salida = capsys.readouterr().out
-    assert "✘ leer un fichero que no existe: tu regla dice que no se puede repetir, pero sí se puede: " in salida, salida
+    assert "✘ leer un fichero que no existe: tu función dice que no se puede repetir, pero sí se puede: " in salida, salida
 
 
-def test_la_regla_sin_escribir_lo_dice_una_vez_y_no_lanza(capsys):
+def test_el_criterio_sin_escribir_lo_dice_una_vez_y_no_lanza(capsys):
     def puede_repetirse(observacion, idempotente):
         ...
 
-    comprobar_regla(puede_repetirse)
-    assert capsys.readouterr().out == "✘ Tu función aún devuelve None: escribe la regla con un return que dé True o False.\n"
+    comprobar_criterio(puede_repetirse)
+    assert capsys.readouterr().out == "✘ Tu función aún devuelve None: escribe el criterio con un return que dé True o False.\n"
 
 
 # Después del desafío: añadir_y_fallar como herramienta, por un momento

@@ -154,10 +154,10 @@ def _lo_que_pasa(clase, detalle):
     return "Cumple su esquema, se ejecuta y su función devuelve %r: no es un fallo." % (detalle,)
 
 
-# Ejercicio 3: cuándo se puede repetir una llamada
+# Ejercicio 3: el criterio para repetir una llamada, en código
 
 # (qué ha pasado, la observación, si la llamada es idempotente, si se puede repetir sin riesgo)
-CASOS_DE_LA_REGLA = [
+CASOS_DEL_CRITERIO = [
     ("añadir con un campo que falta", error("a1", "no se ha ejecutado: falta el campo 'contenido'"), False, True),
     ("añadir_y_fallar, que escribió y después lanzó", error("a2", "el disco no ha confirmado la escritura en lista.txt"),
      False, False),
@@ -170,29 +170,29 @@ CASOS_DE_LA_REGLA = [
 ]
 
 
-def comprobar_regla(puede_repetirse):
+def comprobar_criterio(puede_repetirse):
     """Prueba `puede_repetirse(observacion, idempotente)` con los casos de la lección e imprime una línea por caso."""
     aciertos = 0
-    for que, observacion, idempotente, bueno in CASOS_DE_LA_REGLA:
+    for que, observacion, idempotente, bueno in CASOS_DEL_CRITERIO:
         try:
             dice = puede_repetirse(observacion, idempotente)
         except Exception as e:
             print("✘ %s: tu función ha lanzado %s: %s" % (que, type(e).__name__, e))
             continue
         if dice is None:
-            print("✘ Tu función aún devuelve None: escribe la regla con un return que dé True o False.")
+            print("✘ Tu función aún devuelve None: escribe el criterio con un return que dé True o False.")
             return
         if bool(dice) is bueno:
             aciertos += 1
             print("✔ %s: %s" % (que, "se puede repetir" if bueno else "no se puede repetir sin riesgo"))
         else:
-            print("✘ %s: tu regla dice que %s, pero %s: %s." % (
+            print("✘ %s: tu función dice que %s, pero %s: %s." % (
                 que, "se puede repetir" if dice else "no se puede repetir", "sí se puede" if bueno else "no es seguro",
                 _por_que(observacion, idempotente, bueno)))
-    if aciertos == len(CASOS_DE_LA_REGLA):
-        print("\nTu regla acierta los %d casos." % aciertos)
+    if aciertos == len(CASOS_DEL_CRITERIO):
+        print("\nTu función acierta los %d casos." % aciertos)
     else:
-        print("\nAciertas %d de %d casos." % (aciertos, len(CASOS_DE_LA_REGLA)))
+        print("\nAciertas %d de %d casos." % (aciertos, len(CASOS_DEL_CRITERIO)))
 
 
 def _por_que(observacion, idempotente, bueno):

@@ -4,7 +4,7 @@ esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultado
 diagnóstico: ninguno
 """
 def ejecutar(llamada, entorno):
-    """La observación que contesta a `llamada`: un tool_result con su id. No lanza nunca."""
+    """La observación que contesta a `llamada`: un tool_result con su id. De ella no sale ninguna excepción."""
     motivo = incumple(llamada)
     if motivo is not None:
         return error(llamada["id"], "no se ha ejecutado: " + motivo)

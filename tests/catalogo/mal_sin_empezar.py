@@ -4,7 +4,7 @@ esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultado
 diagnóstico: sin-empezar
 """
 def ejecutar(llamada, entorno):
-    """La observación que contesta a `llamada`: un tool_result con su id. No lanza nunca."""
+    """La observación que contesta a `llamada`: un tool_result con su id. De ella no sale ninguna excepción."""
     motivo = incumple(llamada)
     if motivo is not None:
         return error(llamada["id"], "no se ha ejecutado: " + motivo)
