@@ -67,10 +67,18 @@ MENSAJE_DEL_NUCLEO = 16 * MIB   # bytes de un solo mensaje del núcleo; uno mayo
 NIVELES_AL_CONTAR = 20          # niveles de un mensaje del núcleo que se recorren al contar lo que ocupa
 FICHEROS_DE_LA_TAREA = 100      # ficheros de la carpeta de la tarea que ve, de solo lectura, el núcleo enjaulado
 
-# La jaula (course/aislado/jaula.py)
-MEMORIA = 2 * GIB               # bytes de memoria virtual de cada proceso de la jaula
+# La jaula (course/aislado/jaula.py). Todo lo escribible de una jaula es un tmpfs (memoria) con tope de bytes
+# y de ficheros (cada fichero, aun vacío, gasta memoria del núcleo de Linux); lo demás es de solo lectura.
+MEMORIA = 2 * GIB               # bytes de memoria virtual de cada proceso de la jaula (RLIMIT_AS)
+MEMORIA_DE_LA_JAULA = 1 * GIB   # bytes de memoria de toda la jaula junta, con sus tmpfs, su memoria compartida y
+                                # lo que gasta Linux por ella (su grupo de control; solo donde la máquina lo deja)
+TAREAS = 64                     # procesos e hilos de una jaula, todos juntos (un núcleo honesto usa una docena)
+DESCRIPTORES = 256              # ficheros abiertos de cada proceso de la jaula (un núcleo honesto, unos cuarenta)
 TMP = 64 * MIB                  # bytes del /tmp propio de la jaula (es memoria: tmpfs)
+FICHEROS_EN_TMP = 2_000         # ficheros y carpetas de ese /tmp
 CARPETA_DEL_NUCLEO = 64 * MIB   # bytes que el núcleo puede escribir en la carpeta de su cuaderno (tmpfs)
+FICHEROS_EN_LA_CARPETA = 2_000  # ficheros y carpetas que puede crear allí
+MEMORIA_COMPARTIDA = 16 * MIB   # bytes de memoria compartida de System V de una jaula (en su espacio de IPC)
 FICHEROS = 64 * MIB             # bytes de un fichero que escriba la jaula
 
 # El canal entre el corrector de confianza y la jaula (course/aislado/protocolo.py, que usan los dos lados)

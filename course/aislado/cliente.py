@@ -91,6 +91,7 @@ class CodigoAislado:
     def __init__(self, codigo, tiempo=limites.COMPROBACIONES):
         self.codigo = codigo
         self.proceso = None
+        self.jaula = None
         self.cargado = False
         self.error_al_cargar = None  # por qué no se puede cargar la respuesta, si no se puede
         self.tiempo = tiempo
@@ -109,12 +110,15 @@ class CodigoAislado:
             self.proceso.kill()
             self.proceso.wait()
             self.proceso = None
+        if self.jaula is not None:
+            self.jaula.cerrar()
+            self.jaula = None
 
     def _arrancar(self):
         # El servidor entra con el protocolo y los topes, en una ruta neutra: la jaula no ve la carpeta del curso.
-        orden = jaula.orden([sys.executable, "-I", "-c", ARRANQUE], legibles=LEGIBLES, carpeta="/tmp")
-        self.proceso = subprocess.Popen(orden, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL)
+        self.jaula = jaula.Jaula(legibles=LEGIBLES, carpeta="/tmp")
+        self.proceso = subprocess.Popen(self.jaula.orden([sys.executable, "-I", "-c", ARRANQUE]),
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         os.set_blocking(self.proceso.stdin.fileno(), False)  # escribir nunca cuelga: ver _envia
         self.cargado, self._pendiente = False, b""
         self._espera.raiz = self.proceso.pid

@@ -36,27 +36,38 @@ from .cliente import CodigoAislado, en_segundos
 class NucleoEnJaula(AsyncKernelManager):
     """Un núcleo de Python en una jaula: sin red, viendo solo la carpeta de su cuaderno.
 
-    Habla con nbgrader por sockets de fichero (transporte ipc) en una carpeta propia, porque
-    sin red no tiene ni la interfaz local. Se interrumpe con un mensaje (`interrupt_request`), no
-    con una señal: la señal le llegaría a bubblewrap, que moriría con el núcleo dentro.
+    Habla con nbgrader por sockets de fichero (transporte ipc), porque sin red no tiene ni la interfaz
+    local. Los sockets están dentro de la jaula, en su /tmp (un tmpfs con tope): la jaula no puede
+    escribir nada en el disco del profesor. nbgrader llega a ellos por /proc/<pid>/root, la raíz de la
+    jaula vista desde fuera. Se interrumpe con un mensaje (`interrupt_request`), no con una señal: la
+    señal le llegaría a bubblewrap, que moriría con el núcleo dentro.
     """
 
-    creadas = []  # las carpetas privadas de los núcleos de este proceso que aún no se han borrado
+    creadas = []  # los núcleos de este proceso cuya carpeta privada y cuyo grupo de control aún no se han deshecho
+    SOCKETS = "/tmp/nucleo"  # los sockets, dentro de la jaula: /tmp/nucleo-1, /tmp/nucleo-2...
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        self._privada = tempfile.mkdtemp(prefix="nucleo-")
-        NucleoEnJaula.creadas.append(self._privada)
+        self._privada = tempfile.mkdtemp(prefix="nucleo-")  # solo para el fichero de conexión, que se ve de solo lectura
+        self._jaula = None
+        NucleoEnJaula.creadas.append(self)
         self.transport = "ipc"
         self.connection_file = os.path.join(self._privada, "conexion.json")
-        self.ip = os.path.join(self._privada, "k")
+        self.ip = self.SOCKETS
         self._carpeta = None  # la del cuaderno, que nbclient pasa a start_kernel como cwd
         # Un mensaje del núcleo más grande que esto ni se lee: zmq corta la conexión y nbclient sigue.
         self.context.setsockopt(zmq.MAXMSGSIZE, limites.MENSAJE_DEL_NUCLEO)
 
     async def start_kernel(self, **kw):
         self._carpeta = kw.get("cwd") or os.getcwd()
+        self.ip = self.SOCKETS  # el fichero de conexión, para el núcleo, con la ruta de dentro
         return await super().start_kernel(**kw)
+
+    async def _async_post_start_kernel(self, **kw):
+        # Lanzado el núcleo y antes de conectarse a él (jupyter_client abre aquí su canal de control, el de
+        # las interrupciones): la misma ruta vista desde fuera, por la raíz del núcleo, ya en la jaula.
+        self.ip = "/proc/%d/root%s" % (_dentro_de_la_jaula(self.provisioner.process.pid), self.SOCKETS)
+        return await super()._async_post_start_kernel(**kw)
 
     def format_kernel_cmd(self, extra_arguments=None):
         """La orden del núcleo, dentro de la jaula.
@@ -67,8 +78,17 @@ class NucleoEnJaula(AsyncKernelManager):
         cuadernos no (el corregido lleva las pruebas ocultas).
         """
         carpeta = self._carpeta or os.getcwd()
-        return jaula.orden(super().format_kernel_cmd(extra_arguments), escribibles=[self._privada],
-                           legibles=_ficheros_de_la_tarea(carpeta), carpeta=carpeta, en_memoria=carpeta)
+        if self._jaula is not None:
+            self._jaula.cerrar()
+        self._jaula = jaula.Jaula(legibles=[self.connection_file, *_ficheros_de_la_tarea(carpeta)],
+                                  carpeta=carpeta, en_memoria=[carpeta])
+        return self._jaula.orden(super().format_kernel_cmd(extra_arguments))
+
+    def deshacer(self):
+        """Borra la carpeta privada y el grupo de control de la jaula (el núcleo ya no está)."""
+        if self._jaula is not None:
+            self._jaula.cerrar()
+        jaula.borrar(self._privada)
 
     @property
     def kernel_spec(self):
@@ -78,6 +98,26 @@ class NucleoEnJaula(AsyncKernelManager):
             # mismo, ya dentro de la jaula: la celda recibe KeyboardInterrupt y el núcleo sigue vivo.
             spec.interrupt_mode = "message"
         return spec
+
+
+def _dentro_de_la_jaula(pid):
+    """El pid de lo que corre dentro de la jaula que ha arrancado `pid` (el nieto: bubblewrap, bubblewrap, núcleo)."""
+    fin = time.monotonic() + limites.ARRANQUE_NUCLEO
+    while os.path.exists("/proc/%d" % pid) and time.monotonic() < fin:
+        for hijo in _hijos(pid):
+            nietos = _hijos(hijo)
+            if nietos:
+                return nietos[0]
+        time.sleep(0.005)
+    raise RuntimeError("la jaula del núcleo no ha arrancado")
+
+
+def _hijos(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(h) for h in f.read().split()]
+    except (OSError, ValueError):
+        return []
 
 
 def _ficheros_de_la_tarea(carpeta):
@@ -198,7 +238,7 @@ class EjecutarEnJaula(Execute):
             # Un núcleo que muere o no contesta no siempre pasa por su limpieza: lo de sus carpetas
             # privadas se borra aquí, al acabar cada cuaderno, pase lo que pase.
             while NucleoEnJaula.creadas:
-                jaula.borrar(NucleoEnJaula.creadas.pop())
+                NucleoEnJaula.creadas.pop().deshacer()
 
     def _preprocesar(self, nb, resources, km):
         try:
