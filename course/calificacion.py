@@ -152,7 +152,7 @@ def veredictos(respuesta):
         try:
             hechos = reglas(_repasar(respuesta))
         except Exception as e:
-            hechos = e
+            hechos = e.with_traceback(None)  # su traza guardaría a la respuesta, que es la clave: nunca se iría
         if dueño is not None:
             _VEREDICTOS[dueño] = hechos
     if isinstance(hechos, Exception):

@@ -66,6 +66,8 @@ SALIDA_POR_CUADERNO = 4 * MIB   # caracteres que se guardan de todo el cuaderno,
 MENSAJE_DEL_NUCLEO = 16 * MIB   # bytes de un solo mensaje del núcleo; uno mayor se descarta sin leerlo
 NIVELES_AL_CONTAR = 20          # niveles de un mensaje del núcleo que se recorren al contar lo que ocupa
 FICHEROS_DE_LA_TAREA = 100      # ficheros de la carpeta de la tarea que ve, de solo lectura, el núcleo enjaulado
+TEXTO_DEL_CORRECTOR = 20_000    # caracteres de cada texto que escribe el corrector de confianza en una celda (su veredicto,
+                                # que puede citar lo que devuelve o lanza la respuesta) o en el resumen; más se corta y se dice
 
 # La jaula (course/aislado/jaula.py). Todo lo escribible de una jaula es un tmpfs (memoria) con tope de bytes
 # y de ficheros (cada fichero, aun vacío, gasta memoria del núcleo de Linux); lo demás es de solo lectura.

@@ -301,19 +301,33 @@ def _decide_el_corrector(celda):
             and _grade_id(celda).startswith(("ejecutar-", "pregunta-")))
 
 
+def acotado(texto, tope=limites.TEXTO_DEL_CORRECTOR):
+    """`texto` con `tope` caracteres como mucho, y una nota en español donde se ha cortado."""
+    if len(texto) <= tope:
+        return texto
+    return texto[:tope] + ("\n(… cortado: este texto tenía %d caracteres; aquí se guardan los %d primeros)"
+                           % (len(texto), tope))
+
+
 def _salida(decidir):
-    """Las salidas de una celda de prueba según el veredicto: texto si pasa, un error en español si no."""
+    """Las salidas de una celda de prueba según el veredicto: texto si pasa, un error en español si no.
+
+    Lo que dicen puede traer lo que devuelve o lanza el código del estudiante (una observación, el texto
+    de una excepción): cada texto va acotado, para que el cuaderno corregido y la retroalimentación no
+    crezcan con lo que haga una respuesta.
+    """
     impreso = io.StringIO()
     try:
         with contextlib.redirect_stdout(impreso):
             decidir()
     except Suspenso as s:
-        return [new_output("error", ename="Suspenso", evalue=str(s), traceback=s._render_traceback_())]
+        return [new_output("error", ename="Suspenso", evalue=acotado(str(s)),
+                           traceback=[acotado(t) for t in s._render_traceback_()])]
     except Exception as e:  # un fallo del corrector no regala puntos: la celda suspende y se dice por qué
-        return [new_output("error", ename="ErrorDelCorrector", evalue=str(e),
-                           traceback=["El corrector ha fallado con esta celda (%s: %s). "
-                                      "Avisa a tu profesor." % (type(e).__name__, e)])]
-    return [new_output("stream", name="stdout", text=impreso.getvalue())]
+        return [new_output("error", ename="ErrorDelCorrector", evalue=acotado(str(e)),
+                           traceback=[acotado("El corrector ha fallado con esta celda (%s: %s). "
+                                              "Avisa a tu profesor." % (type(e).__name__, e))])]
+    return [new_output("stream", name="stdout", text=acotado(impreso.getvalue()))]
 
 
 class VeredictosDeConfianza(NbGraderPreprocessor):
@@ -359,6 +373,8 @@ def _anota_el_resumen(nb, codigo):
         return
     for equivocacion in resumen["equivocaciones"]:
         equivocacion["ancla"] = _ancla(equivocacion["releer"])
+    if resumen.get("motivo"):
+        resumen["motivo"] = acotado(resumen["motivo"])
     nb.metadata.setdefault("curso", {})["resumen"] = resumen
 
 
