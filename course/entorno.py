@@ -5,13 +5,15 @@
 - JupyterLab en español y sin la ventana de noticias (los ajustes de empezar.py), con la
   traducción completada (course/traduccion/).
 - La extensión del curso (course/extension/, ya construida) a la vista de JupyterLab: «Validar»,
-  la pestaña «Tareas» y el menú «Curso», en español.
+  la pestaña «Tareas» y el menú «Curso», en español; y la de servidor (course/formgrader), con el
+  formgrader en español y las notas que cuentan.
 - nbgrader con un intercambio que existe, para que el formgrader no avise de que falta y
   `release_assignment` funcione; en un JupyterHub (`make hub`) es el de todos los usuarios.
 
 Todo se escribe dentro del entorno (PREFIJO, por defecto el de este Python) y se puede repetir.
 """
 
+import json
 import sys
 from pathlib import Path
 
@@ -83,6 +85,16 @@ def ajustes_del_servidor(prefijo):
     return fichero
 
 
+def extension_de_servidor(prefijo):
+    """El formgrader en español (course/formgrader), activado como extensión del servidor de Jupyter del entorno."""
+    fichero = Path(prefijo) / "etc" / "jupyter" / "jupyter_server_config.d" / f"{NOMBRE_EXTENSION}.json"
+    fichero.parent.mkdir(parents=True, exist_ok=True)
+    datos = json.dumps({"ServerApp": {"jpserver_extensions": {"course.formgrader": True}}}, indent=2) + "\n"
+    if not fichero.exists() or fichero.read_text(encoding="utf-8") != datos:
+        fichero.write_text(datos, encoding="utf-8")
+    return fichero
+
+
 def carpeta_de_traduccion(prefijo):
     """La carpeta de catálogos del paquete de idioma instalado en el entorno `prefijo`."""
     for sitio in sorted(Path(prefijo).glob("lib/python3*/site-packages")):
@@ -101,6 +113,7 @@ def preparar(prefijo=sys.prefix):
     if carpeta:
         completar(carpeta)
     enlazar_extension(prefijo)
+    extension_de_servidor(prefijo)
     intercambio = prefijo / "share" / "nbgrader" / "intercambio"
     intercambio.mkdir(parents=True, exist_ok=True)
     configurar_nbgrader(prefijo, intercambio)

@@ -1,0 +1,6 @@
+{%- extends 'base.tpl' -%}
+{%- set seccion = "corregir" -%}
+
+{%- block title -%}
+Corregir a mano
+{%- endblock -%}

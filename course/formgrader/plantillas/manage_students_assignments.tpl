@@ -1,0 +1,31 @@
+{%- extends 'manage_students_base.tpl' -%}
+
+{%- block head -%}
+<script>
+var student_id = "{{ student_id }}";
+</script>
+
+<script src="{{ base_url }}{{ GUIONES }}/manage_students_assignments.js"></script>
+{%- endblock head -%}
+
+{%- block breadcrumbs -%}
+<ol class="breadcrumb">
+  <li><a href="{{ base_url }}/formgrader/manage_students">Estudiantes</a></li>
+  <li class="active">{{ student_id }}</li>
+</ol>
+{%- endblock -%}
+
+{%- block table_header -%}
+<tr>
+  <th>Tarea</th>
+  <th class="text-center">Nota</th>
+  <th class="text-center">Código (sin descuento)</th>
+  <th class="text-center">Respuestas escritas (sin descuento)</th>
+  <th class="text-center">Tareas a mano (sin descuento)</th>
+  <th class="text-center">¿Falta corregir a mano?</th>
+</tr>
+{%- endblock -%}
+
+{%- block table_body -%}
+<tr><td colspan="6">Cargando…</td></tr>
+{%- endblock -%}

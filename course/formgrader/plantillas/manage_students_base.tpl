@@ -1,0 +1,6 @@
+{%- extends 'base.tpl' -%}
+{%- set seccion = "estudiantes" -%}
+
+{%- block title -%}
+Estudiantes
+{%- endblock -%}
