@@ -3,6 +3,7 @@
 // - «Validar», en la barra de cada cuaderno, con su ventana de resultados.
 // - La pestaña «Tareas»: descargar, validar y entregar una tarea, y descargar su retroalimentación.
 // - El menú «Curso»: las tareas, y para el profesor el formgrader y la barra de crear tareas.
+// - La barra de crear tareas, en español y con los puntos de la nota (crear_tarea.js).
 //
 // No hay servidor propio: se llama a los puntos de acceso de las extensiones de servidor de nbgrader
 // (validate_assignment, assignment_list, formgrader), los mismos que usa su interfaz inglesa, que
@@ -15,6 +16,8 @@ import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 import { IMainMenu } from '@jupyterlab/mainmenu';
 import { ServerConnection } from '@jupyterlab/services';
 import { Menu, Widget } from '@lumino/widgets';
+
+import { crearTareaPlugin } from './crear_tarea';
 
 const ORDEN = {
   tareas: 'curso-harness:tareas',
@@ -468,4 +471,4 @@ const tareasPlugin = {
   }
 };
 
-export default [validarPlugin, tareasPlugin];
+export default [validarPlugin, tareasPlugin, crearTareaPlugin];
