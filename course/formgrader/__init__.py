@@ -238,42 +238,33 @@ def notas_de_la_clase(raiz, db_url):
              "estudiantes": {id: {"estado", "motivo", y si está corregida: "puntos", "descuento", "nota",
                                   "cuadernos": {cuaderno: {"id", "puntos", "descuento", "nota"}}}}}}
 
-    `estado` y `nota` salen de las mismas funciones que el CSV y el informe (course.clase.estado y
-    course.complementos.nota_con_descuento): nota = puntos − descuento por retraso, y sin nota quien
-    no está corregido. Además de los estudiantes del gradebook, cada carpeta de submitted/ (como las
-    lista el formgrader): una que no es de nadie («apartada») o que nbgrader no conoce, sin corregir.
+    Cada tarea es la clase que leen el CSV, el informe y el LMS (course.estado.leer): el mismo estado, el
+    mismo motivo y la misma nota (nota_con_descuento: puntos − descuento por retraso). Además, las carpetas
+    de submitted/ de quien no está en el gradebook, que el formgrader también lista: sin corregir.
     """
-    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.api import Gradebook
 
-    from ..clase import CORREGIDO, SIN_CORREGIR, entregas, estado
-    from ..complementos import nota_con_descuento
+    from ..estado import CORREGIDO, entregas, estado, leer, nota_con_descuento
 
-    raiz = str(raiz)
     datos = {}
     with Gradebook(db_url) as gb:
-        ids = [s.id for s in gb.students]
         for tarea in gb.assignments:
+            clase = leer(raiz, tarea.name, gb, detalles=False)
             estudiantes = {}
-            carpetas = {e.estudiante: e for e in entregas(raiz, tarea.name)}
-            for estudiante in ids + sorted(set(carpetas) - set(ids)):
-                apartada = carpetas[estudiante].apartada if estudiante in carpetas else None
-                if apartada:
-                    estudiantes[estudiante] = {"estado": SIN_CORREGIR, "motivo": "carpeta apartada: " + apartada}
-                    continue
-                try:
-                    entrega = gb.find_submission(tarea.name, estudiante)
-                except MissingEntry:
-                    entrega = None
-                situacion, motivo = estado(raiz, tarea.name, estudiante, entrega is not None)
-                fila = estudiantes[estudiante] = {"estado": situacion, "motivo": motivo}
-                if situacion == CORREGIDO and entrega is not None:
-                    fila.update(puntos=entrega.score, descuento=entrega.late_submission_penalty or 0.0,
-                                nota=nota_con_descuento(entrega),
+            for e in clase.estudiantes:
+                fila = estudiantes[e.id] = {"estado": e.situacion, "motivo": e.motivo}
+                if e.situacion == CORREGIDO:
+                    entrega = gb.find_submission(tarea.name, e.id)
+                    fila.update(puntos=e.puntos, descuento=e.descuento or 0.0, nota=e.nota,
                                 cuadernos={c.name: {"id": c.id, "puntos": c.score, "descuento": c.late_submission_penalty or 0.0,
                                                     "nota": nota_con_descuento(c)} for c in entrega.notebooks})
+            for carpeta in entregas(raiz, tarea.name):
+                if carpeta.estudiante not in estudiantes:
+                    situacion, motivo = estado(str(raiz), tarea.name, carpeta.estudiante, False)
+                    estudiantes[carpeta.estudiante] = {"estado": situacion, "motivo": motivo}
             corregidas = [f for f in estudiantes.values() if "nota" in f]
             datos[tarea.name] = {
-                "maximo": tarea.max_score, "estudiantes": estudiantes, "corregidas": len(corregidas),
+                "maximo": clase.maximo, "estudiantes": estudiantes, "corregidas": len(corregidas),
                 "media": _media([f["nota"] for f in corregidas]),
                 "cuadernos": {c.name: _media([f["cuadernos"][c.name]["nota"] for f in corregidas if c.name in f["cuadernos"]])
                               for c in tarea.notebooks},
