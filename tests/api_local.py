@@ -8,11 +8,13 @@ rechaza igual: 400 `invalid_request_error` con su mismo mensaje, sin gastar el p
 dice por qué; de dónde sale cada regla y cada mensaje está en docs/modelo-real.md.
 """
 
+import functools
 import http.server
 import json
 import re
 import threading
 
+from anthropic import types as tipos_del_sdk
 from pydantic import TypeAdapter, ValidationError
 
 _ID = re.compile(r"^[a-zA-Z0-9_-]+$")             # el patrón de la API para los id de tool_use
@@ -100,14 +102,14 @@ def _bloque_malo(donde, b):
 def _forma(donde, valor, tipo):
     """Lo que no encaja con el tipo del propio SDK (un campo que falta o que sobra, un tipo equivocado), dicho
     como lo dice la API, que valida con pydantic: sin ser estricta con los tipos, pero sin campos de más."""
-    clase = getattr(__import__("anthropic.types").types, _TIPOS[tipo])
+    clase = getattr(tipos_del_sdk, _TIPOS[tipo])
     if not isinstance(valor, dict):
         return "%s.%s: Input should be a valid dictionary or object to extract fields from" % (donde, tipo)
     sobran = [campo for campo in valor if campo not in clase.__annotations__]
     if sobran:
         return "%s.%s.%s: Extra inputs are not permitted" % (donde, tipo, sobran[0])
     try:
-        TypeAdapter(clase).validate_python(valor)
+        _adaptador(clase).validate_python(valor)
     except ValidationError as e:
         primero = e.errors()[0]
         return ".".join([donde, tipo] + [str(p) for p in primero["loc"]]) + ": " + primero["msg"]
@@ -116,6 +118,7 @@ def _forma(donde, valor, tipo):
 
 _TIPOS = {"text": "TextBlockParam", "tool_use": "ToolUseBlockParam", "tool_result": "ToolResultBlockParam",
           "tool": "ToolParam"}
+_adaptador = functools.cache(TypeAdapter)  # construir uno cuesta; cada tipo, una vez
 
 
 def _turnos(mensajes):
@@ -203,11 +206,12 @@ class ApiLocal:
                 cuerpo = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
                 api.recibidas.append(cuerpo)
                 api.cabeceras.append({k.lower(): v for k, v in self.headers.items()})
+                motivo = rechazo(cuerpo)
                 if not (self.headers.get("x-api-key") or self.headers.get("authorization")):
                     codigo, respuesta = fallo(401, "authentication_error", "x-api-key header is required")
-                elif rechazo(cuerpo):
-                    api.rechazadas.append(rechazo(cuerpo))
-                    codigo, respuesta = fallo(400, "invalid_request_error", rechazo(cuerpo))
+                elif motivo:
+                    api.rechazadas.append(motivo)
+                    codigo, respuesta = fallo(400, "invalid_request_error", motivo)
                 else:
                     codigo, respuesta = api.plan.pop(0) if api.plan else fallo(500, "api_error", "el plan se ha acabado")
                 datos = json.dumps(respuesta).encode()
