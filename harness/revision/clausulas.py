@@ -67,8 +67,9 @@ def _escapada(e, ll, fallo, lanzada, si_es_la_de_la_herramienta):
                         % (que, linea, _SITIOS[sitio], codigo),
                         "lanza-otra-excepcion" if relanza else "lanza-tu-codigo")
     if (_tipo(e), str(e)) == (type(lanzada).__name__, str(lanzada)):
-        return NoCumple(que + " Es la excepción de la herramienta: ejecutar no lanza nunca.", si_es_la_de_la_herramienta)
-    return NoCumple(que + " ejecutar no lanza nunca.", "lanza-otra-excepcion")
+        return NoCumple(que + " Es la excepción de la herramienta, y de ejecutar no debe salir ninguna.",
+                        si_es_la_de_la_herramienta)
+    return NoCumple(que + " De ejecutar no debe salir ninguna excepción.", "lanza-otra-excepcion")
 
 
 _SITIOS = {"except": "dentro de un except", "try": "en un try cuyo except no la captura", "fuera": "fuera del try"}

@@ -1,7 +1,8 @@
 """La lista de comprobación del cuaderno: `revisar(ejecutar)`, con unos casos de muestra.
 
-Imprime una línea ✔ o ✘ por cláusula, con las mismas cláusulas y las mismas reglas que al
-corregir; el corrector usa otros casos y otras conversaciones, que no están aquí.
+Imprime una línea ✔ o ✘ por cláusula (en lo que lee el estudiante, «comprobación»), con las mismas
+cláusulas y la misma forma de puntuar que al corregir; el corrector usa otros casos y otras
+conversaciones, que no están aquí.
 """
 
 from ..bloques import error, llamada, resultado, texto
@@ -75,4 +76,4 @@ def revisar(ejecutar, casos=MUESTRA, segundos=SEGUNDOS):
                                             v.texto.replace("\n", "\n    ")))
     puntuan = sum(veredictos[n].puntua for n in PRUEBAS)
     print("\nCon estos casos de muestra puntuarían %d de las %d pruebas del desafío. Al corregir se usan las "
-          "mismas comprobaciones y las mismas reglas, con otros casos y otras conversaciones." % (puntuan, len(PRUEBAS)))
+          "mismas comprobaciones y se puntúa igual, con otros casos y otras conversaciones." % (puntuan, len(PRUEBAS)))

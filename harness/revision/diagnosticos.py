@@ -51,7 +51,8 @@ DIAGNOSTICOS = {
     "lanza-otra-excepcion": Diagnostico(
         "vuelve a lanzar la excepción al tratar el fallo",
         "Relanzar la excepción de la herramienta, aunque sea envuelta en otra o con más contexto, deja la "
-        "llamada sin respuesta. ejecutar no lanza nunca: lo que falla vuelve como error(id, str(e)).",
+        "llamada sin respuesta. De ejecutar no debe salir ninguna excepción: lo que falla vuelve como "
+        "error(id, str(e)).",
         None, _CONTRATO),
     "no-contesta": Diagnostico(
         "devuelve None en lugar de una observación",
