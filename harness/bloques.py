@@ -1,4 +1,4 @@
-"""Los bloques de un mensaje, con la forma de la API de Mensajes de Anthropic, y la regla que los une:
+"""Los bloques de un mensaje, con la forma de la API de Mensajes de Anthropic, y la norma que los une:
 cada llamada recibe una sola observación, no vacía, al principio del mensaje que sigue a su turno."""
 
 
@@ -46,9 +46,9 @@ def muestra(cosa):
 
 
 def roturas(M):
-    """Lo que rompe esa regla en la conversación M, como (mensaje, bloque, qué pasa), contando desde 0.
+    """Lo que rompe esa norma en la conversación M, como (mensaje, bloque, qué pasa), contando desde 0.
 
-    Son las reglas de la API de Mensajes, que rechaza la petición entera si se rompe una: cada llamada
+    Es lo que exige la API de Mensajes, que rechaza la petición entera si no se cumple: cada llamada
     recibe una sola observación, no vacía, en el mensaje que sigue a su turno, y ahí van primero.
     """
     rotas, pedidas = [], set()
