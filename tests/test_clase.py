@@ -246,7 +246,7 @@ def test_el_informe_lleva_a_todas_las_equivocaciones_no_solo_a_las_diez_primeras
     todas = re.search(r"En la gráfica, las %d más frecuentes; en la tabla, las (\d+)\." % informe.EN_LA_GRAFICA, html)
     assert todas and int(todas.group(1)) >= len(nombres)
     assert int(todas.group(1)) == len(re.findall(r"<tr><td><code>[^<]+</code></td><td>[^<]*</td><td class=\"n\">\d+</td>",
-                                                 html[html.index("Los errores más frecuentes"):]))
+                                                 html[html.index("Las equivocaciones más frecuentes"):]))
 
 
 def test_el_informe_cuenta_estudiantes_y_no_celdas(clase):
