@@ -1,7 +1,9 @@
 """La jaula y el corrector de confianza, con bubblewrap de verdad (sin nbgrader: eso está en test_trampas)."""
 
 import contextlib
+import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -369,3 +371,59 @@ except OSError:
 """
     with CodigoAislado("") as aislado:
         assert 10 < aislado.valor(codigo, "escrito") <= limites.TMP // limites.MIB
+
+
+# Lo que la jaula no ve, se haya instalado el curso como se haya instalado
+
+_BUSCAR_EL_CURSO = r'''
+import json, os, sys
+vistos = []
+for raiz in {sys.prefix, sys.base_prefix, os.path.realpath(sys.base_prefix)}:
+    for carpeta, subcarpetas, ficheros in os.walk(raiz):
+        for f in ficheros:
+            ruta = os.path.join(carpeta, f)
+            if "/course/" in ruta or "curso_harness" in ruta or f == "calificacion.py":
+                vistos.append(ruta)
+try:
+    import course.calificacion
+    vistos.append("import course.calificacion")
+except ImportError:
+    pass
+print(json.dumps(vistos))
+'''
+
+
+def test_con_el_curso_instalado_sin_editable_la_jaula_no_ve_course(tmp_path):
+    # Un `pip install .` de verdad (no editable) en un entorno virtual nuevo: course/ acaba en su site-packages,
+    # que la jaula monta entero. Se prueba con el curso tomado de ahí y con el de la carpeta del curso delante
+    # (como hace nbgrader_config.py), con la copia instalada detrás.
+    fuente = tmp_path / "fuente"
+    fuente.mkdir()
+    for nombre in ("pyproject.toml", "README.md"):
+        shutil.copy(RAIZ / nombre, fuente)
+    for nombre in ("course", "harness"):
+        shutil.copytree(RAIZ / nombre, fuente / nombre, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+    ruedas, entorno = tmp_path / "ruedas", tmp_path / "entorno"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", ruedas,
+                    fuente], check=True, capture_output=True, cwd=fuente)
+    subprocess.run([sys.executable, "-m", "venv", entorno], check=True, capture_output=True)
+    python = entorno / "bin" / "python"
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", *ruedas.glob("*.whl")],
+                   check=True, capture_output=True)
+    instalado = subprocess.run([python, "-c", "import course; print(course.__file__)"], capture_output=True, text=True,
+                               cwd=tmp_path, check=True).stdout
+    assert str(entorno) in instalado  # de verdad en su site-packages
+    lanzar = ("import subprocess, sys\n%s"
+              "from course.aislado import jaula\n"
+              "j = jaula.Jaula(carpeta='/tmp')\n"
+              "try:\n"
+              "    r = subprocess.run(j.orden([sys.executable, '-c', %r]), capture_output=True, text=True)\n"
+              "finally:\n"
+              "    j.cerrar()\n"
+              "print(r.stdout, end='')\n"
+              "print(r.stderr, end='', file=sys.stderr)\n")
+    for delante in ("", "sys.path.insert(0, %r)\n" % str(RAIZ)):
+        hecho = subprocess.run([python, "-c", lanzar % (delante, _BUSCAR_EL_CURSO)], capture_output=True, text=True,
+                               cwd=tmp_path)
+        assert hecho.returncode == 0 and hecho.stdout.strip(), hecho.stdout + hecho.stderr
+        assert json.loads(hecho.stdout) == [], (delante, hecho.stdout)

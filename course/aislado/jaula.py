@@ -285,10 +285,15 @@ class Jaula:
         for nombre, fd in (("fd", ""), ("stdin", "/0"), ("stdout", "/1"), ("stderr", "/2")):
             o += ["--symlink", "/proc/self/fd" + fd, "/dev/" + nombre]
         o += ["--remount-ro", "/dev"]
+        # /tmp antes que Python: un entorno virtual dentro de /tmp se ve encima de él, no tapado.
+        for nombre, _, _, dentro in tmpfs:
+            if dentro == "/tmp":
+                o += ["--bind", "%s/%s" % (BASE, nombre), dentro]
         for ruta in _sistema():
             o += ["--ro-bind", ruta, ruta]
         for nombre, _, _, dentro in tmpfs:
-            o += ["--bind", "%s/%s" % (BASE, nombre), dentro]
+            if dentro != "/tmp":
+                o += ["--bind", "%s/%s" % (BASE, nombre), dentro]
         for ruta in self.legibles:  # una ruta, o un par (ruta de fuera, ruta dentro)
             fuera, dentro = ruta if isinstance(ruta, tuple) else (ruta, ruta)
             o += ["--ro-bind", str(fuera), str(dentro)]
