@@ -12,7 +12,7 @@ if RAIZ not in sys.path:
     sys.path.insert(0, RAIZ)
 
 import course  # noqa: E402
-from course import limites  # noqa: E402
+from course import limites, recoleccion  # noqa: E402
 from course.aislado import entrada  # noqa: E402
 
 c = get_config()  # noqa: F821 (nbgrader la define al cargar este fichero)
@@ -97,6 +97,10 @@ c.DescuentoPorRetraso.puntos_por_dia = 1.0
 # `nbgrader export` (y el CSV de `make grade`): con el módulo csv, sin fórmulas para la hoja de cálculo, y
 # quién no se ha corregido y por qué (course/complementos.py).
 c.ExportApp.plugin_class = "course.complementos.NotasSinFormulas"
+
+# `nbgrader db student import`: el roster como lo guarde una hoja de cálculo (con el BOM de Excel, con «;»), o
+# un motivo en español si no se puede leer (course/recoleccion.py; nbgrader no tiene opción para esto).
+recoleccion.ajustar_importacion()
 
 # `nbgrader zip_collect`: las descargas de Moodle y de Canvas, cada entrega a quien la subió, por su
 # número de participante (la columna lms_user_id del roster) y con la hora del LMS (course/recoleccion.py).

@@ -55,9 +55,15 @@ CUADERNOS_EN_LA_CARPETA = 50    # ficheros de una carpeta entregada que se miran
 ENTRADAS_DE_DESCARGA = 50_000   # ficheros de una descarga del LMS (la de toda la clase)
 ENTRADAS_DE_SUBIDA = 1_000      # ficheros de lo que subió un estudiante, contando los de sus archivos anidados
 BYTES_DE_SUBIDA = 96 * MIB      # bytes que se descomprimen de lo que subió un estudiante, en total
-ARCHIVO_ANIDADO = 8 * MIB       # bytes de un .zip o .tar que un estudiante sube (uno mayor no se abre)
+ARCHIVO_ANIDADO = 40 * MIB      # bytes de un .zip o .tar que un estudiante sube, ya descomprimido (uno mayor no
+                                # se abre): cabe un cuaderno del tope de arriba en un .tar o un .tar.gz
 PROFUNDIDAD_DE_ARCHIVOS = 3     # archivos dentro de archivos; más hondo no se abre
-RAZON_DE_COMPRESION = 100       # descomprimido / comprimido de un fichero de más de 1 MiB; más es una bomba
+# Una bomba de descompresión la paran, antes que nada, los topes absolutos de arriba (bytes descomprimidos de
+# cada fichero y de toda la subida, número de ficheros). La razón solo se mira por encima de RAZON_DESDE, un
+# tamaño que ningún cuaderno honesto alcanza (el cuaderno entero tiene un tope menor): un cuaderno de 18 MB con
+# una salida repetitiva se comprime más de 100 veces y es honesto.
+RAZON_DESDE = 40 * MIB          # bytes que añade descomprimir lo que subió un estudiante, a partir de los que se mira la razón
+RAZON_DE_COMPRESION = 100       # descomprimido / comprimido de lo que subió, pasado RAZON_DESDE; más es una bomba
 
 # Las salidas del cuaderno al ejecutarlo (course/aislado/corrector.py, EjecutarEnJaula)
 SALIDA_POR_CELDA = 100_000      # caracteres de salida que se guardan de una celda

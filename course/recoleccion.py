@@ -23,6 +23,7 @@ Un participante que no está en el roster, o cuyo nombre casa con varios, se rec
 de otro. Una subida rota o sospechosa solo es problema de quien la subió.
 """
 
+import csv
 import datetime
 import functools
 import gzip
@@ -31,6 +32,7 @@ import json
 import os
 import re
 import tarfile
+import tempfile
 import unicodedata
 import zipfile
 from zoneinfo import ZoneInfo
@@ -146,6 +148,8 @@ class Subida:
         self.nombre, self.hora = nombre, None
         self.cuadernos, self.rechazos, self.vistos = [], [], []
         self.ficheros, self.bytes = limites.ENTRADAS_DE_SUBIDA, limites.BYTES_DE_SUBIDA
+        self.comprimido = 0  # los bytes que subió, tal como están en la descarga del LMS
+        self.expandido = 0   # los bytes que ha añadido descomprimir lo que subió
         self.agotada = None
 
     def mirar(self, ruta, abrir, comprimido, hora, profundidad=0):
@@ -216,12 +220,20 @@ class Subida:
                 raise TopeDeLaSubida("lo que subiste ocupa más de %d MB descomprimido"
                                      % (limites.BYTES_DE_SUBIDA // limites.MIB))
             if leidos > tope:
-                raise SubidaRechazada("«%s» ocupa más de %d MB: se ha dejado sin abrir" % (mostrar(ruta), tope // limites.MIB))
-            if leidos > limites.MIB and leidos > limites.RAZON_DE_COMPRESION * max(comprimido, 1):
-                raise SubidaRechazada("«%s» se ha dejado sin abrir: descomprimido ocupa más de %d veces lo que ocupa "
-                                      "comprimido (una bomba de descompresión)" % (mostrar(ruta), limites.RAZON_DE_COMPRESION))
+                bomba = leidos > limites.RAZON_DE_COMPRESION * max(comprimido, 1)
+                raise SubidaRechazada("«%s» ocupa más de %d MB descomprimido: se ha dejado sin abrir%s"
+                                      % (mostrar(ruta), tope // limites.MIB,
+                                         " (es una bomba de descompresión: %d veces lo que ocupa comprimido)"
+                                         % (leidos // max(comprimido, 1)) if bomba else ""))
+            # Lo que se ha expandido al descomprimir (volver a leer lo ya descomprimido, o un .tar, no expande).
+            expandido = self.expandido + max(0, leidos - comprimido)
+            if expandido > limites.RAZON_DESDE and expandido > limites.RAZON_DE_COMPRESION * max(self.comprimido, 1):
+                raise TopeDeLaSubida("lo que subiste ocupa, descomprimido, más de %d MB y más de %d veces lo que ocupa "
+                                     "comprimido: es una bomba de descompresión"
+                                     % (limites.RAZON_DESDE // limites.MIB, limites.RAZON_DE_COMPRESION))
             trozo = flujo.read(BLOQUE)
             if not trozo:
+                self.expandido = expandido
                 return b"".join(trozos)
             leidos += len(trozo)
             self.bytes -= len(trozo)
@@ -356,11 +368,11 @@ class ExtraerDelLMS(ExtractorPlugin):
             hora = self._hora(info)
             subida = subidas.setdefault(numero, Subida(nombre_lms))
             subida.hora = max(subida.hora or hora, hora)
+            subida.comprimido += info.compress_size
             subida.mirar(dentro, functools.partial(z.open, info), info.compress_size, hora)
 
     def _hora(self, info):
-        local = datetime.datetime(*info.date_time, tzinfo=ZoneInfo(self.zona_horaria))
-        return local.astimezone(datetime.timezone.utc)
+        return hora_del_lms(info.date_time, self.zona_horaria, self.log)
 
     def _dejar(self, extracted_path, estudiante, subida, ids, nombre):
         """extracted/<estudiante>/ con su cuaderno (como `nombre`) o con el motivo de no tenerlo, fechado con la hora del LMS."""
@@ -380,6 +392,23 @@ class ExtraerDelLMS(ExtractorPlugin):
             self.log.error("%s: sin cuaderno que corregir: %s.", estudiante, motivo)
 
 
+def hora_del_lms(fecha, zona, log=None):
+    """La hora en UTC de una fecha local del .zip del LMS (sin zona: el .zip no la guarda) en la zona `zona`.
+
+    La noche del cambio de hora, una hora local puede existir dos veces (la que se repite en otoño) o
+    ninguna (la que se salta en primavera). Se toma siempre la lectura más tardía de las dos: así nunca
+    sale a tiempo una entrega que quizá llegó tarde (docs/amenazas.md).
+    """
+    lecturas = {datetime.datetime(*fecha, tzinfo=ZoneInfo(zona), fold=f).astimezone(datetime.timezone.utc)
+                for f in (0, 1)}
+    if len(lecturas) > 1 and log is not None:
+        log.warning("La hora %s del LMS cae en el cambio de hora de %s: se toma la más tardía de sus dos lecturas "
+                    "(%s UTC), que nunca favorece a una entrega tardía.",
+                    datetime.datetime(*fecha).strftime("%Y-%m-%d %H:%M:%S"), zona,
+                    max(lecturas).strftime("%Y-%m-%d %H:%M:%S"))
+    return max(lecturas)
+
+
 class RecolectorLMS(FileNameCollectorPlugin):
     """El recolector de `nbgrader zip_collect`: lee `extracted/<estudiante>/` tal como lo deja `ExtraerDelLMS`."""
 
@@ -391,3 +420,86 @@ class RecolectorLMS(FileNameCollectorPlugin):
             return None
         hora = datetime.datetime.fromtimestamp(os.stat(submitted_file).st_mtime, datetime.timezone.utc)
         return {"student_id": estudiante, "file_id": fichero, "timestamp": hora.strftime("%Y-%m-%d %H:%M:%S UTC")}
+
+
+# --------------------------------------------------------------------------- el roster
+
+SEPARADORES = (",", ";", "\t")
+
+
+def leer_roster(datos):
+    """(filas, None) o (None, por qué no se lee) de un roster en CSV: [{columna: valor}], sin filas vacías.
+
+    Lo lee como lo guarde una hoja de cálculo: en UTF-8 con o sin BOM (Excel lo pone al guardar «CSV UTF-8»)
+    o en UTF-16 con BOM («Texto Unicode»), con comas, puntos y comas (Excel en español) o tabuladores, y con
+    finales de línea de Windows. Lo demás (otra codificación, sin columna `id`) no se adivina: se dice.
+    """
+    if datos.startswith((b"\xff\xfe", b"\xfe\xff")):
+        codificacion = "utf-16"
+    else:
+        codificacion = "utf-8-sig"
+    try:
+        texto = datos.decode(codificacion)
+    except UnicodeDecodeError:
+        return None, ("no está en UTF-8: guárdalo desde la hoja de cálculo como «CSV UTF-8 (delimitado por comas)» "
+                      "y vuelve a importarlo")
+    lineas = texto.splitlines()
+    cabecera = next((l for l in lineas if l.strip()), "")
+    separador = max(SEPARADORES, key=cabecera.count)
+    filas = list(csv.reader(io.StringIO(texto, newline=""), delimiter=separador))
+    columnas = [c.strip() for c in (filas[0] if filas else [])]
+    if "id" not in columnas:
+        return None, ("su primera línea (%s) no tiene la columna «id»: la cabecera debe ser "
+                      "id,first_name,last_name,email,lms_user_id" % mostrar(cabecera, 120))
+    leidas = []
+    for fila in filas[1:]:
+        if not any(c.strip() for c in fila):
+            continue
+        if len(fila) > len(columnas) and any(c.strip() for c in fila[len(columnas):]):
+            return None, ("la fila %s tiene más campos que la cabecera (¿un «%s» dentro de un nombre, sin comillas?)"
+                          % (mostrar(separador.join(fila), 80), separador))
+        leidas.append(dict(zip(columnas, fila)))
+    return leidas, None
+
+
+def ajustar_importacion():
+    """Que `nbgrader db student import` lea el roster con `leer_roster`: nbgrader abre el CSV tal cual, así que
+    un BOM se quedaba pegado al nombre de la primera columna y la columna se perdía sin decir nada, y con
+    `;` no había columnas. Se envuelve solo `start` de la importación de estudiantes (no hay opción para esto):
+    lee el roster, o para con el motivo en español, y le pasa a nbgrader una copia en CSV normal."""
+    from nbgrader.apps.dbapp import DbStudentImportApp
+
+    original = DbStudentImportApp.start
+    if getattr(original, "__wrapped__", None) is not None:
+        return
+
+    @functools.wraps(original)
+    def start(self):
+        if len(self.extra_args) != 1 or not os.path.isfile(self.extra_args[0]):
+            return original(self)
+        with open(self.extra_args[0], "rb") as f:
+            filas, problema = leer_roster(f.read())
+        if problema:
+            self.fail("El roster %s no se puede importar: %s.", self.extra_args[0], problema)
+        columnas = list(dict.fromkeys(c for fila in filas for c in fila))
+        if "lms_user_id" not in columnas:
+            self.log.warning("El roster no tiene la columna lms_user_id: las subidas del LMS se asignarán solo por "
+                             "el nombre de cada estudiante (README, «Roster»).")
+        ruta = self.extra_args[0]
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", encoding="utf-8", newline="", delete=False) as copia:
+            escritor = csv.DictWriter(copia, columnas)
+            escritor.writeheader()
+            escritor.writerows(filas)
+        self.extra_args = [copia.name]
+        try:
+            return original(self)
+        finally:
+            self.extra_args = [ruta]
+            os.unlink(copia.name)
+
+    DbStudentImportApp.start = start
+
+
+# La huella del código de nbgrader que se envuelve: si cambia, tests/test_ajustes_de_nbgrader.py lo dice.
+AJUSTADO = {"nbgrader.apps.dbapp.DbStudentImportApp.start":
+            "f6318a19b7331ca6e1dae6603ccb8bdaef9b43967a4a3e48ddc20e228893d514"}

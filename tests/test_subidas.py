@@ -9,20 +9,25 @@ zip_collect`, `make grade`) una sola vez; los honestos tienen que salir igual qu
 
 import csv
 import datetime
+import functools
+import io
+import json
 import os
 import shutil
 import tempfile
+import zipfile
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from nbgrader.api import Gradebook
 from traitlets.config import Config
 
-from course import CUADERNO, NO_CORREGIDO, TAREA, corregir, gradebook
+from course import CUADERNO, NO_CORREGIDO, TAREA, corregir, gradebook, limites
 from course.complementos import FORMULA, NotasSinFormulas
 from course.entregas import escribir_entrega, leer_ejemplo
-from course.recoleccion import asignar, mostrar, normalizar
+from course.recoleccion import Subida, asignar, hora_del_lms, leer_roster, mostrar, normalizar
 from cursos import nota_del_ejemplo
 from lms import A_TIEMPO, MADRID, canvas, comprimido, descarga, filas, montar, moodle, recoger, sin_apostrofo, tar_gz
 from lms import corregir as make_grade
@@ -281,3 +286,134 @@ def test_make_grade_con_carpetas_de_cualquier_nombre_no_cambia_a_los_demas(clase
             assert mostrar(nombre, 200) in hecho.stdout  # sin caracteres de control: no desordenan la terminal
         assert "Cada estudiante" in (curso / "exports" / "informe.html").read_text(encoding="utf-8")
         assert hecho.returncode == 0, hecho.stdout[-3000:] + hecho.stderr[-3000:]
+
+
+# --------------------------------------------------------------------------- el roster, como lo guarde una hoja de cálculo
+
+COLUMNAS = ["id", "first_name", "last_name", "email", "lms_user_id"]
+CAMPO = st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"), max_size=20)
+
+
+def _roster_guardado(filas, separador, bom, fin_de_linea, codificacion, columnas=COLUMNAS):
+    salida = io.StringIO(newline="")
+    # Con finales «\n», todo entre comillas: csv solo pone comillas por los caracteres de su propio final de
+    # línea, y un «\r» suelto sin comillas ya no sería un CSV.
+    escritor = csv.writer(salida, delimiter=separador, lineterminator=fin_de_linea,
+                          quoting=csv.QUOTE_ALL if fin_de_linea == "\n" else csv.QUOTE_MINIMAL)
+    escritor.writerow(columnas)
+    escritor.writerows([[fila[c] for c in columnas] for fila in filas])
+    texto = salida.getvalue()
+    if codificacion == "utf-16":
+        return texto.encode("utf-16")  # con su BOM, como «Texto Unicode» de Excel
+    return ("\ufeff" if bom else "").encode() + texto.encode("utf-8")
+
+
+@settings(max_examples=300, deadline=None)
+@given(filas=st.lists(st.fixed_dictionaries({"id": CAMPO.filter(str.strip), "first_name": CAMPO, "last_name": CAMPO,
+                                             "email": CAMPO, "lms_user_id": st.from_regex(r"\A[0-9]{0,7}\Z")}),
+                      min_size=1, max_size=6, unique_by=lambda f: f["id"]),
+       separador=st.sampled_from([",", ";", "\t"]), bom=st.booleans(), fin_de_linea=st.sampled_from(["\n", "\r\n"]),
+       codificacion=st.sampled_from(["utf-8", "utf-16"]), orden=st.permutations(COLUMNAS))
+def test_el_roster_se_lee_con_bom_punto_y_coma_o_tabuladores(filas, separador, bom, fin_de_linea, codificacion, orden):
+    leidas, problema = leer_roster(_roster_guardado(filas, separador, bom, fin_de_linea, codificacion, orden))
+    assert problema is None
+    assert leidas == filas
+
+
+@pytest.mark.parametrize("datos, motivo", [
+    ("id;nombre\nana;Ana Núñez\n".encode("cp1252"), "no está en UTF-8"),
+    ("nombre,apellidos\nAna,Núñez\n".encode(), "no tiene la columna «id»"),
+    (b"", "no tiene la columna"),
+    ("id,first_name\nana,Ana,de más\n".encode(), "más campos que la cabecera"),
+])
+def test_un_roster_que_no_se_puede_leer_dice_por_que_en_español(datos, motivo):
+    leidas, problema = leer_roster(datos)
+    assert leidas is None and motivo in problema
+
+
+def test_nbgrader_importa_el_roster_de_excel_con_sus_numeros_de_participante(procesos, tmp_path):
+    from cursos import copiar_curso, nbgrader
+
+    curso = copiar_curso(tmp_path / "curso")
+    filas = [{"id": "agarcia", "first_name": "Ana", "last_name": "García; López", "email": "", "lms_user_id": "101"},
+             {"id": "bruiz", "first_name": "Bruno", "last_name": "Ruiz", "email": "b@x", "lms_user_id": "102"}]
+    (curso / "excel.csv").write_bytes(_roster_guardado(filas, ";", True, "\r\n", "utf-8", ["lms_user_id", *COLUMNAS[:4]]))
+    hecho = nbgrader(curso, "db", "student", "import", "excel.csv")
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    with Gradebook(gradebook(curso)) as gb:
+        assert {(s.id, s.last_name, s.lms_user_id) for s in gb.students} == {
+            ("agarcia", "García; López", "101"), ("bruiz", "Ruiz", "102")}
+    (curso / "ansi.csv").write_bytes("id;first_name\ncperez;Carlos Núñez\n".encode("cp1252"))
+    hecho = nbgrader(curso, "db", "student", "import", "ansi.csv")
+    assert hecho.returncode != 0 and "no está en UTF-8" in hecho.stdout + hecho.stderr
+    with Gradebook(gradebook(curso)) as gb:
+        assert "cperez" not in {s.id for s in gb.students}
+
+
+# --------------------------------------------------------------------------- la hora del LMS en el cambio de hora
+
+def test_una_entrega_41_minutos_tarde_la_noche_del_cambio_de_hora_es_tarde():
+    # 26 de octubre de 2025, Madrid: de 2:00 a 3:00 pasa dos veces. El plazo, 2:50 de la primera pasada
+    # (00:50 UTC); la subida, a las 2:31 que el .zip guarda sin decir de qué pasada: puede ser la segunda.
+    plazo = datetime.datetime(2025, 10, 26, 0, 50, tzinfo=datetime.timezone.utc)
+    assert hora_del_lms((2025, 10, 26, 2, 31, 0), "Europe/Madrid") > plazo
+    assert hora_del_lms((2025, 10, 26, 2, 31, 0), "Europe/Madrid") - plazo == datetime.timedelta(minutes=41)
+
+
+@settings(max_examples=300, deadline=None)
+@given(fecha=st.datetimes(min_value=datetime.datetime(2000, 1, 1), max_value=datetime.datetime(2037, 12, 31)),
+       zona=st.sampled_from(["Europe/Madrid", "America/Santiago", "America/Mexico_City", "Australia/Lord_Howe",
+                             "Europe/London", "UTC"]))
+def test_la_hora_del_lms_es_la_mas_tardia_de_sus_lecturas(fecha, zona):
+    fecha = fecha.replace(microsecond=0)
+    lecturas = {fecha.replace(tzinfo=ZoneInfo(zona), fold=f).astimezone(datetime.timezone.utc) for f in (0, 1)}
+    hora = hora_del_lms(fecha.timetuple()[:6], zona)
+    assert hora in lecturas and all(hora >= l for l in lecturas)
+
+
+# --------------------------------------------------------------------------- bombas y cuadernos honestos grandes
+
+def _cuaderno_repetitivo(mib):
+    """Un cuaderno honesto de `mib` MiB: una celda que imprimió la misma línea muchas veces."""
+    linea = "paso 1: leer lista.txt -> pan, leche, patatas\n"
+    texto = linea * (mib * limites.MIB // len(linea))
+    return json.dumps({"cells": [{"cell_type": "code", "source": "for _ in range(10**6): print(...)", "metadata": {},
+                                  "outputs": [{"output_type": "stream", "name": "stdout", "text": texto}]}],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+
+
+def _mirar(ficheros):
+    """La Subida de un participante con {nombre: bytes}, leída como en una descarga del LMS."""
+    z = zipfile.ZipFile(io.BytesIO(comprimido(ficheros, 9)))
+    subida = Subida("Ana")
+    for info in z.infolist():
+        subida.comprimido += info.compress_size
+        subida.mirar(info.filename, functools.partial(z.open, info), info.compress_size, None)
+    return subida
+
+
+@pytest.mark.parametrize("envoltorio", ["tal cual", "zip", "tar.gz"])
+def test_un_cuaderno_honesto_de_18_mb_con_salida_repetitiva_no_es_una_bomba(envoltorio):
+    cuaderno = _cuaderno_repetitivo(18)
+    ficheros = {"tal cual": {CUADERNO: cuaderno}, "zip": {"entrega.zip": comprimido({CUADERNO: cuaderno})},
+                "tar.gz": {"entrega.tar.gz": tar_gz({CUADERNO: cuaderno})}}[envoltorio]
+    assert len(cuaderno) / subida_comprimida(ficheros) > limites.RAZON_DE_COMPRESION  # se comprime muchísimo
+    subida = _mirar(ficheros)
+    assert (subida.agotada, subida.rechazos) == (None, [])
+    assert [datos for _, _, datos in subida.cuadernos] == [cuaderno]
+
+
+def subida_comprimida(ficheros):
+    return sum(i.compress_size for i in zipfile.ZipFile(io.BytesIO(comprimido(ficheros, 9))).infolist())
+
+
+def test_una_bomba_se_para_en_los_topes_absolutos_y_se_llama_bomba():
+    # Un cuaderno de 64 MiB de espacios: pasa del tope de un cuaderno, y por cuánto se comprime es una bomba.
+    subida = _mirar({CUADERNO: b" " * (64 * limites.MIB)})
+    assert not subida.cuadernos and "bomba de descompresión" in subida.rechazos[0], subida.rechazos
+    # Muchos cuadernos que juntos pasan de RAZON_DESDE y se comprimen más de RAZON_DE_COMPRESION veces.
+    subida = _mirar({"c%d.ipynb" % i: b" " * (20 * limites.MIB) for i in range(3)})
+    assert subida.agotada and "bomba de descompresión" in subida.agotada, subida.agotada
+    # Y más ficheros de los que se miran, aunque no pesen nada.
+    subida = _mirar({"f%d.txt" % i: b"" for i in range(limites.ENTRADAS_DE_SUBIDA + 1)})
+    assert subida.agotada and "ficheros" in subida.agotada
