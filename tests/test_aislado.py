@@ -6,10 +6,12 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from course import calificacion, limites
 from course.aislado import jaula, protocolo
@@ -427,3 +429,173 @@ def test_con_el_curso_instalado_sin_editable_la_jaula_no_ve_course(tmp_path):
                                cwd=tmp_path)
         assert hecho.returncode == 0 and hecho.stdout.strip(), hecho.stdout + hecho.stderr
         assert json.loads(hecho.stdout) == [], (delante, hecho.stdout)
+
+
+# Agotar la jaula: lo que pida una respuesta, en número de ficheros, bytes, hilos, procesos o memoria
+# compartida, se queda en sus topes, medidos desde fuera; y otra entrega corregida a la vez no lo nota.
+
+_SITIOS = ["/tmp", ".", "/dev/shm", "/dev", "/", "/tmp/a/b"]
+_ATAQUE = st.one_of(
+    st.tuples(st.just("ficheros"), st.sampled_from(_SITIOS), st.integers(1, 20_000)),
+    st.tuples(st.just("grande"), st.sampled_from(_SITIOS), st.integers(1, 160)),  # MiB
+    st.tuples(st.just("carpetas"), st.sampled_from(_SITIOS), st.integers(1, 5_000)),
+    st.tuples(st.just("hilos"), st.integers(1, 400)),
+    st.tuples(st.just("procesos"), st.integers(1, 200)),
+    st.tuples(st.just("shm"), st.sampled_from(["posix", "sysv", "memfd"]), st.integers(1, 1_500)),  # MiB
+    st.tuples(st.just("memoria"), st.integers(1, 3_000)),  # MiB
+)
+
+_PROGRAMA = r'''
+import ctypes, mmap, os, sys, threading, time
+hechos, guardado, parar = [], [], threading.Event()
+
+def intenta(nombre, f):
+    try:
+        hechos.append((nombre, f()))
+    except BaseException as e:
+        hechos.append((nombre, type(e).__name__))
+
+def ficheros(sitio, n):
+    os.makedirs(sitio, exist_ok=True)
+    for i in range(n):
+        open(os.path.join(sitio, "f%d" % i), "w").close()
+    return n
+
+def grande(sitio, mib):
+    os.makedirs(sitio, exist_ok=True)
+    with open(os.path.join(sitio, "grande"), "wb") as f:
+        for _ in range(mib):
+            f.write(b"x" * 1024 ** 2)
+    return mib
+
+def carpetas(sitio, n):
+    ruta = sitio
+    for i in range(n):
+        ruta = os.path.join(ruta, "d")
+        os.makedirs(ruta, exist_ok=True)
+    return n
+
+def hilos(n):
+    for _ in range(n):
+        threading.Thread(target=parar.wait, daemon=True).start()
+    return n
+
+def procesos(n):
+    for _ in range(n):
+        if os.fork() == 0:
+            parar.wait(3)
+            os._exit(0)
+    return n
+
+def shm(clase, mib):
+    if clase == "posix":
+        fd = os.open("/dev/shm/trozo", os.O_CREAT | os.O_RDWR)
+    elif clase == "memfd":
+        fd = os.memfd_create("trozo")
+    else:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.shmat.restype = ctypes.c_void_p
+        ident = libc.shmget(0, ctypes.c_size_t(mib * 1024 ** 2), 0o1000 | 0o600)
+        if ident < 0:
+            raise OSError(ctypes.get_errno(), "shmget")
+        sitio = libc.shmat(ident, None, 0)
+        ctypes.memset(sitio, 1, mib * 1024 ** 2)
+        libc.shmdt(ctypes.c_void_p(sitio))  # fuera del espacio de direcciones del proceso: no cuenta en RLIMIT_AS
+        return mib
+    for i in range(mib):
+        if clase == "memfd" and i and i % 32 == 0:  # uno nuevo cada 32 MiB: el tope de un fichero no lo para
+            guardado.append(fd)
+            fd = os.memfd_create("trozo")
+        os.write(fd, b"x" * 1024 ** 2)
+    guardado.append(fd)
+    return mib
+
+def memoria(mib):
+    guardado.append(bytearray(mib * 1024 ** 2))
+    return mib
+
+for ataque in ATAQUES:
+    intenta(ataque[0], lambda: globals()[ataque[0]](*ataque[1:]))
+print("listo", flush=True)
+sys.stdin.readline()  # lo tiene todo mientras se mide desde fuera
+parar.set()
+print(hechos, flush=True)
+'''
+
+
+def _tareas(pid):
+    """Los hilos de `pid` y de todos sus descendientes, contados desde fuera."""
+    from course.aislado.reloj import Espera
+    return len(Espera._hilos_de(pid)) if os.path.exists("/proc/%d" % pid) else 0
+
+
+def _usado(ruta):
+    v = os.statvfs(ruta)
+    return (v.f_blocks - v.f_bfree) * v.f_frsize, v.f_files - v.f_ffree
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ataques=st.lists(_ATAQUE, min_size=1, max_size=4))
+def test_agotar_la_jaula_no_pasa_de_sus_topes_ni_cambia_la_nota_de_otra(ataques):
+    shm_antes = _usado("/dev/shm")[0]
+    j = jaula.Jaula(carpeta="/tmp/cuaderno", en_memoria=["/tmp/cuaderno"])
+    programa = "ATAQUES = %r\n" % (ataques,) + _PROGRAMA
+    proceso = subprocess.Popen(j.orden([sys.executable, "-c", programa]), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    medidas = {}
+
+    def medir():
+        # Cuando el ataque lo tiene todo: desde fuera, por la raíz de la jaula y por su árbol de procesos.
+        if proceso.stdout.readline().strip() != "listo":
+            medidas["muerta"] = True  # la ha matado su tope de memoria: también es quedarse en él
+            medidas["memoria"] = j.grupo.memoria_maxima() if j.grupo else None
+            return
+        dentro = next(iter(_nietos(proceso.pid)), None)
+        medidas["tareas"] = _tareas(proceso.pid)
+        if dentro:
+            medidas["tmp"] = _usado("/proc/%d/root/tmp" % dentro)
+            medidas["cuaderno"] = _usado("/proc/%d/root/tmp/cuaderno" % dentro)
+        medidas["shm"] = _usado("/dev/shm")[0] - shm_antes
+        medidas["memoria"] = j.grupo.memoria_maxima() if j.grupo else None
+        proceso.stdin.write("\n")
+        proceso.stdin.flush()
+
+    ayudante = threading.Thread(target=medir)
+    ayudante.start()
+    try:
+        fallos = _suspensos(BUENA)  # a la vez: la honesta, en el hilo principal (su alarma de respaldo lo pide)
+        ayudante.join(120)
+        proceso.wait(60)
+    finally:
+        proceso.kill()
+        proceso.wait()
+        grupo = j.grupo
+        j.cerrar()
+    assert fallos == {}, (ataques, fallos)
+    assert medidas, ataques
+    if medidas.get("muerta"):
+        assert j.grupo is not None or grupo is not None, (ataques, "sin grupo de control no debería morir")
+    else:
+        assert medidas["tareas"] <= limites.TAREAS + 1, (ataques, medidas)  # + el bubblewrap de fuera
+        for sitio in ("tmp", "cuaderno"):
+            bytes_, ficheros = medidas[sitio]
+            assert bytes_ <= limites.TMP and ficheros <= limites.FICHEROS_EN_TMP, (ataques, sitio, medidas)
+        assert medidas["shm"] < 16 * limites.MIB, (ataques, medidas)  # en la máquina: nada de la jaula
+    if medidas["memoria"] is not None:
+        assert medidas["memoria"] <= limites.MEMORIA_DE_LA_JAULA, (ataques, medidas)
+    assert grupo is None or all(not os.path.exists(c) for c in grupo.carpetas)
+
+
+def _nietos(pid):
+    hijos = []
+    for hijo in _hijos_de(pid):
+        hijos += _hijos_de(hijo)
+    return hijos
+
+
+def _hijos_de(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(h) for h in f.read().split()]
+    except (OSError, ValueError):
+        return []

@@ -244,6 +244,9 @@ def _raiz_v2(mio):
         _escribe(os.path.join(punto, "cgroup.subtree_control"), "+memory +pids")
         os.makedirs(raiz, exist_ok=True)
         _escribe(os.path.join(raiz, "cgroup.subtree_control"), "+memory +pids")
+        with contextlib.suppress(OSError):  # la CPU, repartida por jaulas y no por hilos, si se puede
+            _escribe(os.path.join(punto, "cgroup.subtree_control"), "+cpu")
+            _escribe(os.path.join(raiz, "cgroup.subtree_control"), "+cpu")
     except OSError:
         return None
     return raiz
