@@ -257,6 +257,31 @@ def _raiz_v2(mio):
 BASE = "/dev/shm"  # donde se montan, fuera de bwrap pero ya en el espacio de montajes de la jaula, sus tmpfs
 
 
+@functools.lru_cache(maxsize=None)
+def _unshare():
+    """La orden de `unshare` con la que en esta máquina se pueden montar los tmpfs de la jaula con sus topes.
+
+    Como root, un espacio de montajes basta; sin serlo (o en un contenedor sin CAP_SYS_ADMIN), hace falta
+    también uno de usuarios, y hay sistemas que no dejan crearlo a `unshare` (Ubuntu 24.04 solo se lo deja
+    a bubblewrap). Sin ninguno, None: la jaula se monta igual, con los tmpfs de bubblewrap, que tienen tope
+    de bytes pero no de ficheros, y se avisa.
+    """
+    prueba = "mount -t tmpfs -o size=4096,nr_inodes=4 curso-jaula %s" % BASE
+    opciones = [["--mount", "--ipc"]] if os.geteuid() == 0 else []
+    for propias in opciones + [["--user", "--map-root-user", "--mount", "--ipc"]]:
+        orden = ["unshare", *propias, "--propagation", "private"]
+        try:
+            hecho = subprocess.run(orden + ["--", "sh", "-c", prueba], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if hecho.returncode == 0:
+            return orden
+    _log.warning("Esta máquina no deja a unshare crear los espacios en que se montan los tmpfs de la jaula con "
+                 "tope de ficheros: /tmp y la carpeta del cuaderno solo tendrán tope de bytes (docs/amenazas.md).")
+    return None
+
+
 class Jaula:
     """Un proceso encerrado: `orden(argv)` es la orden que lo arranca y `cerrar()` deshace lo que queda.
 
@@ -288,20 +313,30 @@ class Jaula:
         for nombre, fd in (("fd", ""), ("stdin", "/0"), ("stdout", "/1"), ("stderr", "/2")):
             o += ["--symlink", "/proc/self/fd" + fd, "/dev/" + nombre]
         o += ["--remount-ro", "/dev"]
+        envoltorio = _unshare()
+        if envoltorio is None:
+            o.insert(1, "--unshare-ipc")
+
+        def en_memoria(nombre, bytes_, dentro):
+            if envoltorio:
+                return ["--bind", "%s/%s" % (BASE, nombre), dentro]
+            return ["--size", str(bytes_), "--tmpfs", dentro]
+
         # /tmp antes que Python: un entorno virtual dentro de /tmp se ve encima de él, no tapado.
-        for nombre, _, _, dentro in tmpfs:
+        for nombre, bytes_, _, dentro in tmpfs:
             if dentro == "/tmp":
-                o += ["--bind", "%s/%s" % (BASE, nombre), dentro]
+                o += en_memoria(nombre, bytes_, dentro)
         for ruta in _sistema():
             o += ["--ro-bind", ruta, ruta]
-        for nombre, _, _, dentro in tmpfs:
+        for nombre, bytes_, _, dentro in tmpfs:
             if dentro != "/tmp":
-                o += ["--bind", "%s/%s" % (BASE, nombre), dentro]
+                o += en_memoria(nombre, bytes_, dentro)
         for ruta in self.legibles:  # una ruta, o un par (ruta de fuera, ruta dentro)
             fuera, dentro = ruta if isinstance(ruta, tuple) else (ruta, ruta)
             o += ["--ro-bind", str(fuera), str(dentro)]
         for ruta in ocultos():
-            o += ["--ro-bind", BASE + "/vacia", ruta]
+            o += ["--ro-bind", BASE + "/vacia", ruta] if envoltorio else ["--size", "4096", "--tmpfs", ruta,
+                                                                         "--remount-ro", ruta]
         o += ["--setenv", "HOME", "/tmp", "--setenv", "PATH", os.path.dirname(sys.executable) + ":/usr/bin:/bin",
               "--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--setenv", "LANG", "C.UTF-8",
               "--setenv", "PYTHONIOENCODING", "utf-8", "--setenv", "MPLBACKEND", "Agg"]
@@ -318,16 +353,17 @@ class Jaula:
         # unshare da a la jaula su espacio de montajes (y, sin ser root, un espacio de usuarios donde se
         # puede montar) y su espacio de IPC: ahí se montan los tmpfs con sus topes y se acota la memoria
         # compartida de System V antes de que entre nada del estudiante. Todo con el mismo pid (exec).
-        unshare = ["unshare", "--mount", "--ipc", "--propagation", "private"]
-        if os.geteuid() != 0:
-            unshare[1:1] = ["--user", "--map-root-user"]
-        return unshare + ["--", "sh", "-c", self._preparar(tmpfs), "jaula"] + prlimit + o
+        if envoltorio is None:
+            return ["sh", "-c", self._preparar([], envoltorio), "jaula"] + prlimit + o
+        return envoltorio + ["--", "sh", "-c", self._preparar(tmpfs, envoltorio), "jaula"] + prlimit + o
 
-    def _preparar(self, tmpfs):
-        """El guion de sh que, ya en los espacios propios de la jaula, monta sus tmpfs y la mete en su grupo."""
+    def _preparar(self, tmpfs, envoltorio):
+        """El guion de sh que, ya en los espacios propios de la jaula, la mete en su grupo y monta sus tmpfs."""
         lineas = ["set -e"]
         for procs in self.grupo.entrar() if self.grupo else ():
             lineas.append("echo $$ > %s" % shlex.quote(procs))
+        if envoltorio is None:
+            return "\n".join(lineas + ['exec "$@"'])
         lineas.append("mount -t tmpfs -o size=%d,nr_inodes=%d,mode=0755,nosuid,nodev curso-jaula %s"
                       % (64 * limites.KIB, 4 + len(tmpfs), BASE))
         lineas.append("mkdir -m 0555 %s/vacia" % BASE)
