@@ -21,6 +21,7 @@ corrector de confianza carga esa misma celda con `exec`, sin `get_ipython`, y su
 
 import ast
 import datetime
+import json
 import os
 import re
 import shutil
@@ -53,8 +54,34 @@ SUEÑO = limites.CELDA * 0.5
 DORMILONA = _solo_en_el_nucleo("# Cada celda que venga después duerme la mitad del tope de una celda.\nimport time\n"
                                "get_ipython().events.register('pre_run_cell', lambda *_: time.sleep(%r))"
                                % SUEÑO)
+# Intenta llenar cada sitio escribible de su jaula (la carpeta del cuaderno, /tmp, la carpeta del fichero de
+# conexión, /dev/shm) y lanzar más hilos de los que caben; dice en su salida hasta dónde ha llegado.
+ACAPARADORA = _solo_en_el_nucleo("""# Para probar: intenta llenarlo todo.
+import json, os, threading
+from ipykernel.kernelapp import IPKernelApp
+hecho, parar = {}, threading.Event()
+def _intenta(nombre, f):
+    try:
+        hecho[nombre] = f()
+    except BaseException as e:
+        hecho[nombre] = type(e).__name__
+def _ficheros(sitio, n=20000):
+    for i in range(n):
+        open(os.path.join(sitio, "f%d" % i), "w").close()
+    return n
+def _hilos(n=300):
+    for _ in range(n):
+        threading.Thread(target=parar.wait, daemon=True).start()
+    return n
+_intenta("carpeta", lambda: _ficheros("."))
+_intenta("tmp", lambda: _ficheros("/tmp"))
+_intenta("conexion", lambda: _ficheros(os.path.dirname(IPKernelApp.instance().connection_file)))
+_intenta("shm", lambda: _ficheros("/dev/shm", 1))
+_intenta("hilos", _hilos)
+parar.set()
+print("ACAPARADORA", json.dumps(hecho))""")
 AÑADIDO_A_LA_RESPUESTA = {"honesta": "", "bucle": BUCLE, "sin_interrupcion": SIN_INTERRUPCION,
-                          "dormilona": DORMILONA}
+                          "dormilona": DORMILONA, "acaparadora": ACAPARADORA}
 # Celdas de la lección (sin marcas de nbgrader) que el curso temporal pone tras la respuesta `ejecutar`:
 # rápidas en las demás entregas, de SUEÑO segundos cada una en la dormilona, y sin sitio todas en el cuaderno.
 CELDA_DE_LA_LECCION = "# Una celda más de la lección.\nNone\n"
@@ -274,3 +301,15 @@ def test_una_linea_impresa_en_dos_envios_queda_en_una_salida(corregido):
         celda = _celda(nb, CELDA_A_TROZOS)
         assert [(o.output_type, o.name, o.text) for o in celda.outputs] == [
             ("stream", "stdout", "primera mitad, segunda mitad\n")], (estudiante, celda.outputs)
+
+
+# 4. Lo que gasta el núcleo se queda en los topes de su jaula, y no cambia ninguna nota.
+
+def test_un_nucleo_que_intenta_llenarlo_todo_se_queda_en_sus_topes(corregido):
+    celda = _celda(corregido["autograded"]["acaparadora"], buenas_mas(ACAPARADORA))
+    salida = "".join(o.get("text", "") for o in celda.outputs)
+    hecho = json.loads(salida.split("ACAPARADORA", 1)[1])
+    # Ningún sitio se deja llenar entero, /dev/shm no existe y los hilos paran en el tope de tareas.
+    assert hecho == {"carpeta": "OSError", "tmp": "OSError", "conexion": "OSError", "shm": "FileNotFoundError",
+                     "hilos": "RuntimeError"}, salida
+    assert corregido["notas"]["acaparadora"] == corregido["notas"]["honesta"] == corregido["maximo"]
