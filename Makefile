@@ -82,9 +82,10 @@ informe: $(STAMP)
 	$(BIN)/python -m course.informe $(CON_TAREA)
 
 # Isolated grading vs plain nbgrader on the same honest submissions (a ratio, not a test), and
-# a class of 40 with `make grade` vs nbgrader's own sequential chain (bench/clase.py).
+# a class of 40 with `make grade` vs nbgrader's own sequential chain (bench/clase.py), and what a fork bomb
+# costs the honest submissions graded beside it (bench/bomba.py).
 bench: $(STAMP) bwrap
-	$(BIN)/python bench/correccion.py; a=$$?; $(BIN)/python bench/clase.py; b=$$?; exit $$((a || b))
+	$(BIN)/python bench/correccion.py; a=$$?; $(BIN)/python bench/clase.py; b=$$?; $(BIN)/python bench/bomba.py; c=$$?; exit $$((a || b || c))
 
 # Screenshots of the explorer and the viewer for the docs, taken by the browser test.
 capturas: $(STAMP)
