@@ -19,7 +19,8 @@ def test_sin_apuntar_la_comparacion_dice_lo_que_ha_pasado(capsys):
     p = Prediccion("¿En qué turno se corta?", OPCIONES)
     p.comparar("en el turno 2")
     assert capsys.readouterr().out == "Predicción: no la has apuntado. Ha pasado esto: en el turno 2.\n"
-    assert "no la has apuntado" in _texto(p.html())
+    assert "no la has apuntado" in _texto(p.html()) and "vuelve a ejecutar esta celda" in _texto(p.html())
+    assert p.eleccion.disabled and p.boton.disabled  # visto lo que pasa, ya no es una predicción
 
 
 def test_apuntar_sin_elegir_pide_una_opcion_y_no_apunta_nada():

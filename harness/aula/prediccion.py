@@ -58,7 +58,9 @@ class Prediccion(ConCopia):
     def _estado_html(self):
         if self.pasado is not None:
             acierta = self.apuntada is not None and self.apuntada == self.pasado
-            return '<div style="%s">%s</div>' % (BIEN if acierta else AVISO, escapar(self._frase()))
+            otra_vez = "" if self.apuntada is not None else (
+                " Para predecir antes de verlo, vuelve a ejecutar esta celda, apunta y después ejecuta la siguiente.")
+            return '<div style="%s">%s%s</div>' % (BIEN if acierta else AVISO, escapar(self._frase()), otra_vez)
         if self.apuntada is not None:
             return "<div>Apuntada. Ahora ejecuta la celda siguiente.</div>"
         return "<div><i>Elige una opción y pulsa «Apuntar»; después, ejecuta la celda siguiente.</i></div>"
