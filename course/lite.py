@@ -54,9 +54,11 @@ DEL_NUCLEO = {"ipykernel", "piplite", "pyodide-kernel", "widgetsnbextension"}
 # Ficheros del paquete de npm que carga la página (el resto: mapas, tipos, consolas de ejemplo).
 DE_NPM = ["pyodide.js", "pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
           "package.json"]
-# Extensiones del entorno que no tienen sentido sin servidor (nbgrader y la del curso, que llama a sus
-# puntos de acceso; «abrir en Notebook»).
-SIN_SERVIDOR = ["@jupyter/nbgrader", "curso-harness", "@jupyter-notebook/lab-extension"]
+# Extensiones del entorno que no tienen sentido sin servidor: nbgrader, los plugins de la del curso que
+# llaman a sus puntos de acceso (Validar, Tareas, Crear tarea) y «abrir en Notebook». Los otros dos de la del
+# curso (la copia de los widgets; los textos de la barra y «Preparando Python…») sí van.
+SIN_SERVIDOR = ["@jupyter/nbgrader", "curso-harness:validar", "curso-harness:tareas", "curso-harness:crear-tarea",
+                "@jupyter-notebook/lab-extension"]
 # Lo que decide el sitio, además de los paquetes instalados: si nada cambia, no se reconstruye.
 # (PYODIDE y PEDIDOS, que deciden las descargas, están en este fichero; los ajustes de JupyterLab, los
 # de todos los entornos del curso, en empezar.py.)
@@ -255,7 +257,9 @@ def preparar_fuente(fuente, raiz=RAIZ, cache=CACHE):
         raise SystemExit(f"Falta la rueda de {', '.join(faltan)}, que el núcleo carga al arrancar.")
     bloqueo.to_json(estatico / "pyodide-lock.json", indent=1)
 
-    ficheros = fuente / "files" / TAREA
+    # En la raíz del sitio, no en una carpeta de la tarea: «Archivo › Descargar» da un fichero con el nombre
+    # de la ruta (el navegador cambia «/» por «_»), y así se llama como la tarea, errores-como-observaciones.ipynb.
+    ficheros = fuente / "files"
     ficheros.mkdir(parents=True)
     shutil.copy2(raiz / "release" / TAREA / CUADERNO, ficheros / CUADERNO)
 
@@ -283,13 +287,13 @@ def preparar_fuente(fuente, raiz=RAIZ, cache=CACHE):
     return fuente
 
 
-def espacio_de_trabajo(ruta=f"{TAREA}/{CUADERNO}"):
+def espacio_de_trabajo(ruta=CUADERNO):
     """El espacio de trabajo `default` de JupyterLab con el cuaderno de `ruta` abierto."""
     return {"data": {"layout-restorer:data": {"main": {"dock": {"type": "tab-area", "currentIndex": 0,
                                                                 "widgets": [f"notebook:{ruta}"]},
                                                        "current": f"notebook:{ruta}"}},
                      f"notebook:{ruta}": {"data": {"path": ruta, "factory": "Notebook"}},
-                     "file-browser-filebrowser:cwd": {"path": TAREA}},
+                     "file-browser-filebrowser:cwd": {"path": ""}},
             "metadata": {"id": "default"}}
 
 

@@ -387,15 +387,17 @@ def salidas_de_celda(pagina, indice):
     return "\n".join(celda.locator(".jp-OutputArea-output").all_text_contents())
 
 
-def validar(pagina, boton=VALIDAR):
-    """Pulsa Validar (el de la barra del cuaderno, u otro `boton`), espera su diálogo y lo cierra.
-    Devuelve (éxito, clases, texto)."""
+def validar(pagina, boton=VALIDAR, mirar=None):
+    """Pulsa Validar (el de la barra del cuaderno, u otro `boton`), espera su diálogo, le pasa su cuerpo a
+    `mirar` (si se da) y lo cierra. Devuelve (éxito, clases, texto): el texto, también el de lo plegado."""
     pagina.locator(boton).click()
     mensaje = pagina.locator(MENSAJE_VALIDAR)
     mensaje.wait_for(state="visible", timeout=ESPERA_VALIDAR * 1000)
     clases = mensaje.get_attribute("class") or ""
-    texto = mensaje.inner_text()
+    texto = mensaje.text_content()
     exito = "validation-success" in clases.split()
+    if mirar is not None:
+        mirar(mensaje)
     pagina.locator(ACEPTAR).click()
     pagina.locator(DIALOGO).wait_for(state="detached", timeout=ESPERA_UI * 1000)
     return exito, clases, texto

@@ -4,8 +4,10 @@ El sitio se sirve en 127.0.0.1; cualquier otra dirección se corta (Playwright a
 y Chromium no resuelve ningún otro nombre). Se abre la lección, la interfaz está en español, se
 ejecuta todo (Pyodide en la página), los widgets se pintan, se escriben las respuestas y el reto
 y las pruebas visibles pasan; luego se descarga el cuaderno con «Archivo › Descargar», como haría
-el estudiante, se sube a un LMS (una descarga de Moodle con el nombre que le ha dado el navegador)
-y se corrige como cualquier entrega: `nbgrader zip_collect` y `make grade` de verdad.
+el estudiante (se llama como la tarea), se recarga la página (cada widget enseña su copia guardada), se
+sube a un LMS (una descarga de Moodle con el nombre que le ha dado el navegador) y se corrige como
+cualquier entrega: `nbgrader zip_collect` y `make grade` de verdad. Mientras Pyodide arranca, la barra
+del cuaderno dice «Preparando Python…».
 
 Ejecutar solo esta prueba: `.venv/bin/python -m pytest tests/test_lite.py -v`.
 """
@@ -25,7 +27,8 @@ from course import CUADERNO, RAIZ, TAREA, lite
 from cursos import MAXIMO
 from lms import A_TIEMPO, corregir, descarga, filas, montar, moodle, recoger
 
-RUTA = f"{TAREA}/{CUADERNO}"
+# En la raíz del sitio: «Archivo › Descargar» da un fichero con el nombre de la tarea.
+RUTA = CUADERNO
 RELEASE = RAIZ / "release" / TAREA / CUADERNO
 ARRANQUE_PYODIDE = 420    # cargar la página y Pyodide, y ejecutar el cuaderno, en una máquina lenta
 # El sitio (si hay que construirlo), Pyodide y la corrección: pasado esto, pytest-timeout para la prueba.
@@ -113,13 +116,47 @@ def comprobar_seccion_sin_modelo(pagina):
     assert not any("Error" in s or "Traceback" in s for s in salidas), salidas
 
 
+# Apunta cada texto distinto que enseña el estado del núcleo (textos.js) desde que se carga la página: lo que
+# dice mientras Pyodide arranca se ve sin tener que mirar en el momento justo.
+APUNTAR_ESTADOS = """
+window.estadosDelNucleo = [];
+new MutationObserver(() => {
+  for (const estado of document.querySelectorAll('.curso-estado-del-nucleo')) {
+    const texto = estado.textContent;
+    if (window.estadosDelNucleo[window.estadosDelNucleo.length - 1] !== texto) {
+      window.estadosDelNucleo.push(texto);
+    }
+  }
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+
+
+def comprobar_la_barra_en_espanol(pagina):
+    """Mientras Pyodide arranca, la barra del cuaderno dice «Preparando Python…»; después, nada (listo). Sus
+    ayudas, en español: ni «Click to open kernel logs» de JupyterLite ni las de traductor nulo de JupyterLab."""
+    from playwright.sync_api import expect
+
+    from ingles import a_la_vista, de_jupyterlab
+
+    estado = pagina.locator(f"{nv.CUADERNO} .curso-estado-del-nucleo")
+    expect(estado).to_have_attribute("data-estado", "libre", timeout=ARRANQUE_PYODIDE * 1000)
+    estados = pagina.evaluate("window.estadosDelNucleo")
+    assert "Preparando Python…" in estados and estados[-1] == "", estados
+    expect(estado).to_have_attribute("title", "Pulsa para ver el registro del núcleo")
+    ayudas = pagina.locator(f"{nv.CUADERNO} .jp-Toolbar [title]").evaluate_all("els => els.map(e => e.title)")
+    ayudas = [re.sub(r"\s*\([^()]*\)$", "", a) for a in ayudas]
+    assert not a_la_vista(ayudas, de_jupyterlab() | {"Click to open kernel logs"}), ayudas
+
+
 def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_path):
     from playwright.sync_api import expect
 
     # La dirección del sitio, sin más: se abre en la lección.
+    pagina.add_init_script(APUNTAR_ESTADOS)
     pagina.goto(f"{sitio}/", wait_until="domcontentloaded")
     pagina.wait_for_selector(f"{nv.CUADERNO} .jp-Notebook .jp-Cell", timeout=ARRANQUE_PYODIDE * 1000)
     expect(pagina.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")).to_contain_text(CUADERNO)
+    comprobar_la_barra_en_espanol(pagina)
 
     # La interfaz, en español: los menús de la barra, y ninguno en inglés.
     menus = pagina.locator("#jp-menu-panel .lm-MenuBar-itemLabel, #jp-top-panel .lm-MenuBar-itemLabel")
@@ -154,8 +191,15 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     expect(elemento.locator(".lm-Menu-itemLabel")).to_have_text("Descargar")
     with pagina.expect_download(timeout=nv.ESPERA_UI * 1000) as descargado:
         elemento.click()
-    nombre = descargado.value.suggested_filename  # el navegador cambia «/» por «_»: no es CUADERNO
+    nombre = descargado.value.suggested_filename
+    assert nombre == CUADERNO, f"la descarga se llama {nombre}, no como la tarea"
     cuaderno = descargado.value.path().read_bytes()
+    (tmp_path / "descargado.ipynb").write_bytes(cuaderno)
+
+    # Al recargar la página (otro núcleo, sin los modelos de los widgets), cada widget enseña su copia.
+    pagina.reload(wait_until="domcontentloaded")
+    pagina.wait_for_selector(f"{nv.CUADERNO} .jp-Notebook .jp-Cell", timeout=ARRANQUE_PYODIDE * 1000)
+    tn.comprobar_las_copias(pagina, tmp_path / "descargado.ipynb")
     assert pagina.fuera == [], f"la página pidió fuera de 127.0.0.1: {pagina.fuera}"
 
     # Lo sube al LMS y se corrige como cualquier entrega: zip_collect y make grade de verdad, nota completa.
@@ -170,7 +214,6 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
 
     # Lo comprobado en el cuestionario formativo viaja en el cuaderno descargado, sigue en el corregido (que
     # se rehace sobre el de release) y el informe de la clase lo cuenta, con la respuesta buena marcada.
-    (tmp_path / "descargado.ipynb").write_bytes(cuaderno)
     tn.comprobar_lo_comprobado(tmp_path / "descargado.ipynb")
     tn.comprobar_lo_comprobado(curso / "autograded" / "lucia" / TAREA / CUADERNO)
     from course import informe

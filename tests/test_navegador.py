@@ -8,7 +8,10 @@ cuestionario, si está en modo calificado) en sus celdas, guardar, ejecutarlo to
 al final), usar los widgets (el explorador pasa de `leer` a `añadir_y_fallar` y cambia su veredicto; el
 visor avanza turno a turno; el visor de la conversación del estudiante está entera; en modo
 formativo, una pregunta del cuestionario se contesta mal y bien con su widget y enseña cada
-veredicto al momento) y volver a validar (pasa).
+veredicto al momento) y volver a validar (pasa). La ventana de Validar dice primero qué arreglar, con
+la prueba plegada. Al final, como en un segundo `make lab`, se apaga el núcleo (la barra dice «Sin
+kernel») y se vuelve a abrir el cuaderno: cada widget enseña su copia guardada hasta que se ejecuta su
+celda.
 
 La maquinaria está en navegador.py; aquí, los pasos de la lección, cada uno en su función.
 Si falla, hay captura, consola del navegador y registro del servidor en tests/artefactos/ (el
@@ -268,6 +271,73 @@ def comprobar_widgets(pagina, curso, ruta):
     return explorador, visor
 
 
+VISTA = "application/vnd.jupyter.widget-view+json"
+
+
+def visible(codigo_html):
+    """El texto que se lee en un trozo de HTML: sin etiquetas y con los espacios juntos."""
+    import html
+
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", codigo_html))).strip()
+
+
+def salidas_de_widget(cuaderno):
+    """[(celda, text/plain, text/html)] de cada salida de widget del cuaderno guardado, en orden."""
+    nb = json.loads(Path(cuaderno).read_text(encoding="utf-8"))
+    return [(i, "".join(o["data"].get("text/plain", "")), "".join(o["data"].get("text/html", "")))
+            for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"
+            for o in c.get("outputs", []) if VISTA in o.get("data", {})]
+
+
+def comprobar_las_copias(pagina, cuaderno):
+    """El cuaderno, abierto de nuevo con otro núcleo (o tras recargar la página): cada salida de widget enseña
+    su copia guardada, la misma que lleva el fichero, antes de ejecutar nada; ninguna el error de ipywidgets
+    ni «Loading widget...». Devuelve las salidas de widget del fichero."""
+    from playwright.sync_api import expect
+
+    salidas = salidas_de_widget(cuaderno)
+    tipos = " ".join(texto for _, texto, _ in salidas)
+    assert "Explorador de idempotencia" in tipos and all(f"Pregunta {n} del cuestionario" in tipos for n in (1, 2, 3, 4)), tipos
+    copias = pagina.locator(f"{nv.CUADERNO} .jp-OutputArea-output .curso-copia")
+    expect(copias).to_have_count(len(salidas), timeout=nv.ESPERA_UI * 1000)
+    todas = pagina.locator(f"{nv.CUADERNO} .jp-OutputArea-output")
+    for mala in ("Error displaying widget", "Loading widget", "Cargando el widget"):
+        expect(todas.filter(has_text=mala)).to_have_count(0)
+    for k, (_, texto, codigo_html) in enumerate(salidas):
+        copia = copias.nth(k)
+        expect(copia.locator(".curso-copia-aviso")).to_contain_text("vuelve a ejecutar la celda")
+        # Lo mismo que se lee en el HTML del fichero (sin contar espacios: el HTML separa sus bloques con saltos).
+        vista = copia.locator(":scope > div").last.text_content()
+        assert re.sub(r"\s+", "", vista) == re.sub(r"\s+", "", visible(codigo_html)), (
+            f"la copia de «{texto}» no es la del cuaderno:\n{vista}\n!=\n{visible(codigo_html)}")
+        if texto == "Pregunta 1 del cuestionario":  # la comprobó comprobar_cuestionario: su veredicto se guardó
+            expect(copia).to_contain_text("✔ Correcto.")
+    return salidas
+
+
+def reabrir_con_otro_nucleo(pagina, servidor, curso, ruta):
+    """Lo que pasa con un segundo `make lab`: se apaga el núcleo (Kernel › Apagar; la barra dice «Sin kernel»,
+    no «No Kernel») y se vuelve a abrir el cuaderno, que arranca uno nuevo sin los modelos de los widgets.
+    Cada widget enseña su copia; al volver a ejecutar la celda del explorador, vuelve el widget."""
+    from playwright.sync_api import expect
+
+    nv.guardar(pagina)
+    nv.ejecutar_orden_del_menu(pagina, "kernelmenu:shutdown")
+    if pagina.locator(nv.DIALOGO).count():  # por si pide confirmación
+        pagina.locator(nv.ACEPTAR).click()
+    expect(pagina.locator(f"{nv.CUADERNO} .jp-Toolbar .jp-KernelName")).to_have_text("Sin kernel", timeout=nv.ESPERA_UI * 1000)
+    pagina.goto(servidor.abrir(ruta), wait_until="domcontentloaded", timeout=nv.ESPERA_UI * 1000)
+    nv.esperar_cuaderno(pagina)
+    nv.esperar_nucleo_libre(pagina, servidor, ruta)
+    salidas = comprobar_las_copias(pagina, curso / ruta)
+    celda, _, _ = next(s for s in salidas if s[1].startswith("Explorador de idempotencia"))
+    explorador = pagina.locator(f"{nv.CUADERNO} .jp-Notebook .jp-Cell").nth(celda)
+    explorador.locator(".cm-content").click()
+    pagina.keyboard.press("Shift+Enter")
+    expect(explorador.locator(".widget-dropdown select")).to_be_visible(timeout=nv.ESPERA_UI * 1000)
+    expect(explorador.locator(".curso-copia")).to_have_count(0)
+
+
 def comprobar_que_corre_entero(pagina, curso, ruta):
     """Con las respuestas puestas, Run All llega al final: todas las celdas de código tienen número."""
     prompts = pagina.locator(f"{nv.CELDA_DE_CODIGO} .jp-InputArea-prompt").all_text_contents()
@@ -275,9 +345,35 @@ def comprobar_que_corre_entero(pagina, curso, ruta):
     assert not sin_numero, f"con las respuestas correctas, Run All no ejecutó las celdas de código {sin_numero}: {prompts}"
 
 
-def validar_y_esperar_fallo(pagina, curso, ruta, fallan):
-    """Validate sin contestar: falla en las pruebas, y el diálogo enseña cada celda de `fallan`."""
-    exito, clases, texto = nv.validar(pagina)
+def lo_primero_es_que_arreglar(cuantas, dice="✘ No pasa:"):
+    """Lo que se mira en la ventana de Validar cuando falla: una caja por celda que no pasa, que empieza
+    por el «✘ No pasa: …» en español, entero y a la vista sin desplazar nada; la prueba y la traza, plegadas."""
+    from playwright.sync_api import expect
+
+    def mirar(mensaje):
+        fallos = mensaje.locator(".curso-fallo")
+        expect(fallos).to_have_count(cuantas)
+        for i in range(cuantas):
+            primero = fallos.nth(i).locator(":scope > *").first
+            expect(primero).to_have_class(re.compile(r"\bcurso-error\b"))
+            expect(primero).to_contain_text(dice or re.compile(r"\S"))
+            # Entero: no es una caja con barra de desplazamiento.
+            assert primero.evaluate("e => e.scrollHeight <= e.clientHeight + 1 && e.scrollWidth <= e.clientWidth + 1")
+            plegados = fallos.nth(i).locator("details")
+            assert plegados.count() >= 1 and plegados.evaluate_all("ds => ds.every(d => !d.open)")
+        # El primero se lee sin desplazar la ventana: está dentro de lo que se ve de ella.
+        caja = mensaje.page.locator(".jp-Dialog-content").bounding_box()
+        error = fallos.first.locator(".curso-error").bounding_box()
+        assert caja["y"] <= error["y"] and error["y"] + error["height"] <= caja["y"] + caja["height"], (caja, error)
+        assert mensaje.evaluate("m => m.closest('.jp-Dialog-body').scrollTop") == 0
+
+    return mirar
+
+
+def validar_y_esperar_fallo(pagina, curso, ruta, fallan, dice="✘ No pasa:"):
+    """Validate sin contestar: falla en las pruebas; la ventana dice primero qué arreglar y lleva, plegada,
+    cada prueba de `fallan`."""
+    exito, clases, texto = nv.validar(pagina, mirar=lo_primero_es_que_arreglar(len(fallan), dice))
     assert not exito and "validation-failed" in clases.split(), (
         f"con el cuestionario y el reto sin contestar, Validate debía fallar en las pruebas; dio {clases!r}:\n{texto}")
     celdas = nv.celdas_por_grade_id(curso / ruta)
@@ -313,6 +409,7 @@ def test_el_estudiante_hace_la_leccion_en_el_navegador(pagina, servidor, curso):
     comprobar_que_corre_entero(pagina, curso, ruta)
     assert comprobar_widgets(pagina, curso, ruta) == (True, True), "el cuaderno ya no usa el explorador y el visor"
     validar_y_esperar_exito(pagina)
+    reabrir_con_otro_nucleo(pagina, servidor, curso, ruta)
 
 
 # =========================================================================== la maquinaria, con una lección de juguete
@@ -332,7 +429,7 @@ def test_maquinaria_con_una_leccion_de_juguete(pagina, servidor, curso):
     abrir_como_estudiante(pagina, servidor, ruta)
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_muerte_en_el_turno_2(pagina, curso, ruta)
-    validar_y_esperar_fallo(pagina, curso, ruta, ["pregunta-1", "ejecutar-salmorejo"])
+    validar_y_esperar_fallo(pagina, curso, ruta, ["pregunta-1", "ejecutar-salmorejo"], dice=None)
     nv.contestar(pagina, curso, ruta, respuestas_correctas(curso, fuente.relative_to(curso), ["respuesta-1", "ejecutar"]))
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_que_corre_entero(pagina, curso, ruta)

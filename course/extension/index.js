@@ -4,6 +4,11 @@
 // - La pestaña «Tareas»: descargar, validar y entregar una tarea, y descargar su retroalimentación.
 // - El menú «Curso»: las tareas, y para el profesor el formgrader y la barra de crear tareas.
 // - La barra de crear tareas, en español y con los puntos de la nota (crear_tarea.js).
+// - La copia guardada de un widget del curso cuando su modelo ya no está (copias.js).
+// - Los textos en inglés de la barra del cuaderno y «Preparando Python…» en la versión del navegador (textos.js).
+//
+// Los dos últimos no necesitan servidor y también van en la versión del navegador (course/lite.py apaga
+// los otros: validar, tareas y crear-tarea).
 //
 // No hay servidor propio: se llama a los puntos de acceso de las extensiones de servidor de nbgrader
 // (validate_assignment, assignment_list, formgrader), los mismos que usa su interfaz inglesa, que
@@ -18,6 +23,8 @@ import { ServerConnection } from '@jupyterlab/services';
 import { Menu, Widget } from '@lumino/widgets';
 
 import { crearTareaPlugin } from './crear_tarea';
+import { copiasPlugin } from './copias';
+import { textosPlugin } from './textos';
 
 const ORDEN = {
   tareas: 'curso-harness:tareas',
@@ -106,6 +113,44 @@ const TIPOS_DE_CELDA = { code: 'código', markdown: 'Markdown', raw: 'texto sin 
 
 // ------------------------------------------------------------------ Validar
 
+// Lo que dice una prueba que no pasa, separado de su traza: las pruebas del curso ya dicen en una línea
+// «✘ No pasa: …»; de una traza de Python, lo que importa es la excepción, su última parte.
+// En una traza de IPython, el código va sangrado o detrás de su número; la excepción empieza la línea.
+const EXCEPCION = /^[A-Z_][\w.]*(: |:?$)/;
+
+function mensajeDeFallo(texto) {
+  const limpio = sinColores(texto).replace(/\s+$/, '');
+  const lineas = limpio.split('\n');
+  if (lineas.length < 2 || !/Traceback|^-{20,}/m.test(limpio)) {
+    return { mensaje: limpio, traza: null };
+  }
+  let desde = lineas.length - 1;
+  for (let i = lineas.length - 1; i >= 0; i--) {
+    if (EXCEPCION.test(lineas[i])) {
+      desde = i;
+      break;
+    }
+  }
+  return { mensaje: lineas.slice(desde).join('\n'), traza: limpio };
+}
+
+// El resumen de una prueba plegada: su primera línea de comentario («Prueba visible, regla 3…»).
+function resumenDePrueba(fuente) {
+  const comentario = String(fuente || '').split('\n').find(l => l.trim().startsWith('#'));
+  const titulo = comentario ? comentario.replace(/^\s*#+\s*/, '').replace(/[,:;]\s*$/, '') : '';
+  const corto = titulo.length > 90 ? titulo.slice(0, 89).replace(/\s+\S*$/, '') + '…' : titulo;
+  return corto ? `Ver la prueba: ${corto}` : 'Ver la prueba';
+}
+
+// Una celda que no pasa: primero qué arreglar, que se lee sin desplazar nada; la prueba y la traza, plegadas.
+function fallo(celda) {
+  const { mensaje, traza } = mensajeDeFallo(celda.raw_error || celda.error);
+  return nodo('div', { class: 'curso-fallo' },
+    nodo('div', { class: 'curso-error' }, mensaje),
+    traza ? nodo('details', { class: 'curso-traza' }, nodo('summary', {}, 'Ver la traza completa'), nodo('pre', {}, traza)) : null,
+    nodo('details', { class: 'curso-fuente' }, nodo('summary', {}, resumenDePrueba(celda.source)), nodo('pre', {}, celda.source)));
+}
+
 // El cuerpo de la ventana de resultados. Conserva el contrato de la de nbgrader (div#validation-message
 // con una clase validation-* que dice el veredicto) para que lo reconozcan las pruebas y los estilos.
 function resultadoDeValidar(respuesta) {
@@ -131,11 +176,10 @@ function resultadoDeValidar(respuesta) {
       }
     } else if (datos.failed) {
       veredicto = 'validation-failed';
-      cuerpo.append(nodo('p', {}, datos.failed.length === 1 ? 'Una celda no pasa sus pruebas:' :
-        `${datos.failed.length} celdas no pasan sus pruebas:`));
+      cuerpo.append(nodo('p', {}, (datos.failed.length === 1 ? 'Una celda no pasa sus pruebas' :
+        `${datos.failed.length} celdas no pasan sus pruebas`) + '. Esto es lo que tienes que arreglar:'));
       for (const celda of datos.failed) {
-        cuerpo.append(nodo('pre', { class: 'curso-fuente' }, celda.source),
-          nodo('pre', { class: 'curso-error' }, sinColores(celda.raw_error || celda.error)));
+        cuerpo.append(fallo(celda));
       }
     } else {
       veredicto = 'validation-success';
@@ -471,4 +515,4 @@ const tareasPlugin = {
   }
 };
 
-export default [validarPlugin, tareasPlugin, crearTareaPlugin];
+export default [validarPlugin, tareasPlugin, crearTareaPlugin, copiasPlugin, textosPlugin];

@@ -1,7 +1,8 @@
 """Los widgets del cuaderno: el explorador de idempotencia, el visor de conversaciones y un botón.
 
 Cada uno se ve de dos maneras: con núcleo, como widget; sin él (en el HTML de nbconvert o de
-nbgrader), como una copia en HTML con los estilos dentro y sin JavaScript. ipywidgets se importa al
+nbgrader, o en JupyterLab al volver a abrir el cuaderno), como una copia en HTML con los estilos dentro
+y sin JavaScript. ipywidgets se importa al
 construir cada widget, no al importar el módulo: las copias no necesitan Jupyter. Los estilos y el
 HTML que comparten con el cuestionario están en mostrar.py.
 """
