@@ -9,7 +9,7 @@ CON_TAREA = $(if $(TAREA),--tarea $(TAREA))
 # nbgrader runs helpers (alembic) by name: the venv's bin must come first on PATH.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: install lab lite test test-rapido bwrap release grade grabar demo limpiar-demo informe bench capturas bundle clean hub extension
+.PHONY: install lab profesor lite test test-rapido bwrap release grade grabar demo limpiar-demo informe bench capturas bundle clean hub extension
 
 install: $(STAMP)
 
@@ -20,8 +20,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m course.entorno
 	touch $@
 
+# The lesson as a student sees it (the same JupyterLab as the student bundle's empezar.py: no teacher tools).
 lab: $(STAMP)
 	$(BIN)/python -m course.lab
+
+# JupyterLab in the course root with the teacher's tools: formgrader, «Crear tarea», Curso › Corregir.
+profesor: $(STAMP)
+	$(BIN)/python -m course.lab --profesor
 
 # Todas las pruebas, un fichero por proceso (pytest-xdist), el más largo primero, con un proceso más
 # que núcleos: parte del tiempo de cada fichero es espera (un JupyterLab que arranca, el navegador), y

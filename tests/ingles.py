@@ -20,13 +20,6 @@ from pathlib import Path
 from course.traduccion import cadenas, completar
 
 
-# Ayudas que JupyterLab 4.5 crea con un traductor nulo (un fallo suyo): ningún catálogo las alcanza.
-# Las tres del botón del depurador (la última, mientras el núcleo arranca); «More commands» solo
-# sale si la barra del cuaderno no cabe en la ventana.
-SIN_TRADUCTOR = {"Enable Debugger", "Disable Debugger", "Select a kernel that supports debugging to enable debugger",
-                 "More commands"}
-
-
 def _instalado(dominio):
     with (completar.carpeta_del_paquete() / f"{dominio}.mo").open("rb") as f:
         return gettext.GNUTranslations(f)

@@ -120,6 +120,8 @@ def test_empezar_abre_el_jupyterlab_del_paquete_y_no_otro(preparado):
                                      pagina, re.S).group(1))
         estaticos = Path(datos["staticDir"]).resolve()
         assert (carpeta / ".venv").resolve() in estaticos.parents, datos["staticDir"]
+        # Las pestañas, en un espacio de trabajo del paquete: nunca vuelve a abrirse una de otro curso.
+        assert Path(datos["workspacesDir"]).resolve().parent == (carpeta / ".venv" / "share" / "jupyter" / "lab").resolve(), datos
         # En español, y sin el formgrader (eso es del profesor).
         _, idioma = _get(f"{base}/lab/api/settings/@jupyterlab/translation-extension:plugin?token={token}")
         # overrides.json del entorno del paquete: cambia el valor por defecto del esquema.
@@ -151,3 +153,26 @@ def test_con_un_python_antiguo_lo_dice_en_español_antes_de_instalar_nada():
     minimo = "%d.%d" % empezar.PYTHON_MINIMO
     assert 'requires-python = ">=%s"' % minimo in (paquete.PROPIOS / "pyproject.toml").read_text(encoding="utf-8")
     assert "Python %s o posterior" % minimo in (paquete.PROPIOS / "LEEME.md").read_text(encoding="utf-8")
+
+
+def test_la_configuracion_de_estudiante_apaga_lo_del_profesor_y_se_puede_repetir(tmp_path):
+    """Lo que `make lab` y empezar.py le pasan a JupyterLab (JUPYTER_CONFIG_PATH): sin las extensiones de
+    JupyterLab ni las de servidor del profesor; la segunda vez no reescribe nada."""
+    sys.path.insert(0, str(paquete.PROPIOS))
+    try:
+        import empezar
+    finally:
+        sys.path.remove(str(paquete.PROPIOS))
+    carpeta = empezar.configuracion_de_estudiante(tmp_path)
+    pagina = json.loads((carpeta / "labconfig" / "page_config.json").read_text())
+    assert pagina == {"disabledExtensions": {e: True for e in empezar.SOLO_PROFESOR}}
+    assert {"@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:formgrader"} <= set(empezar.SOLO_PROFESOR)
+    assert "@jupyter/nbgrader:validate-assignment" not in empezar.SOLO_PROFESOR  # el botón Validar, sí
+    servidor, = (carpeta / "jupyter_server_config.d").glob("*.json")
+    extensiones = json.loads(servidor.read_text())["ServerApp"]["jpserver_extensions"]
+    assert extensiones == {e: False for e in empezar.SERVIDOR_PROFESOR}
+    assert "nbgrader.server_extensions.formgrader" in extensiones
+    assert not any("validate_assignment" in e for e in extensiones)
+    antes = {f: f.stat().st_mtime_ns for f in carpeta.rglob("*.json")}
+    assert empezar.configuracion_de_estudiante(tmp_path) == carpeta
+    assert {f: f.stat().st_mtime_ns for f in carpeta.rglob("*.json")} == antes

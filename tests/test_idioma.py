@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import sys
+import urllib.error
 import urllib.request
 
 import pytest
@@ -19,7 +20,7 @@ from babel.messages.mofile import read_mo
 
 from course import RAIZ
 from course.traduccion import cadenas, completar
-from ingles import SIN_TRADUCTOR, de_jupyterlab, de_nbgrader
+from ingles import de_jupyterlab, de_nbgrader
 
 MARCADORES = re.compile(r"%\d+|\{[^{}\s]*\}")
 
@@ -122,20 +123,55 @@ def test_el_paquete_de_los_estudiantes_lleva_la_traduccion(tmp_path):
 ESPERA = 120
 
 
+# El espacio de trabajo de siempre de un usuario que ya ha usado JupyterLab en otro sitio: un fichero del
+# repositorio y el formgrader abiertos. `make lab` no debe volver a abrir ninguno de los dos.
+ESPACIO_VIEJO = {"data": {"layout-restorer:data": {"main": {"dock": {
+    "type": "tab-area", "currentIndex": 0, "widgets": ["editor:README.md", "nbgrader-formgrader:nbgrader-formgrader"]}}},
+    "editor:README.md": {"data": {"path": "README.md", "factory": "Editor"}},
+    "nbgrader-formgrader:nbgrader-formgrader": {"data": {}}}, "metadata": {"id": "default"}}
+
+
 @pytest.fixture(scope="module")
 def make_lab(procesos, tmp_path_factory):
-    """Lo que arranca `make lab` (python -m course.lab), sin abrir navegador, con sus ajustes de
-    usuario (los del entorno, que elige course.lab) y un espacio de trabajo vacío."""
+    """Lo que arranca `make lab` (python -m course.lab), sin abrir navegador, con sus ajustes de usuario y su
+    espacio de trabajo (los del entorno, que elige course.lab). La configuración de Jupyter del usuario
+    (JUPYTER_CONFIG_DIR) es una de prueba, con ESPACIO_VIEJO como espacio de trabajo de siempre."""
     import navegador as nv
+    from jupyterlab_server.workspaces_handler import slugify
 
     privado = tmp_path_factory.mktemp("make-lab")
-    entorno = dict(os.environ, JUPYTERLAB_WORKSPACES_DIR=str(privado / "espacios"),
-                   JUPYTER_RUNTIME_DIR=str(privado / "runtime"))
-    for propia in ("JUPYTER_TOKEN", "JUPYTERLAB_SETTINGS_DIR"):
+    espacios = privado / "config" / "lab" / "workspaces"
+    espacios.mkdir(parents=True)
+    (espacios / (slugify("default") + ".jupyterlab-workspace")).write_text(json.dumps(ESPACIO_VIEJO))
+    entorno = dict(os.environ, JUPYTER_CONFIG_DIR=str(privado / "config"), JUPYTER_RUNTIME_DIR=str(privado / "runtime"))
+    for propia in ("JUPYTER_TOKEN", "JUPYTERLAB_SETTINGS_DIR", "JUPYTERLAB_WORKSPACES_DIR"):
         entorno.pop(propia, None)
     with nv.lab_de_una_orden([sys.executable, "-m", "course.lab", "--no-browser"], RAIZ, entorno,
                              "make lab") as (_, base, ruta, token):
         yield f"{base}{ruta}?token={token}"
+
+
+def test_make_lab_es_el_jupyterlab_de_un_estudiante(make_lab, navegador):
+    """`make lab` abre lo mismo que el empezar.py del paquete: sin formgrader, sin la barra de crear tareas ni
+    menú «Curso» de corregir, y en su propio espacio de trabajo: no vuelve a abrir nada del de siempre."""
+    base, token = make_lab.split("/lab/")[0], make_lab.rsplit("=", 1)[1]
+    for ruta in ("/formgrader", "/formgrader/api/status", "/courses"):
+        with pytest.raises(urllib.error.HTTPError) as error:
+            urllib.request.urlopen(f"{base}{ruta}?token={token}", timeout=10)
+        assert error.value.code == 404, ruta
+    pagina = navegador.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        pagina.goto(make_lab)
+        pagina.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=ESPERA * 1000)
+        # Con el núcleo libre, JupyterLab ya ha restaurado el espacio de trabajo.
+        pagina.locator(".jp-StatusBar-Widget", has_text="Inactivo").first.wait_for(timeout=ESPERA * 1000)
+        pestanas = [t.strip() for t in pagina.locator("#jp-main-dock-panel .lm-TabBar-tab").all_inner_texts()]
+        assert pestanas == ["errores-como-observaciones.ipynb"], pestanas
+        laterales = pagina.locator(".jp-SideBar .lm-TabBar-tab").evaluate_all("ts => ts.map(t => t.dataset.id)")
+        assert "nbgrader-create_assignemnt" not in laterales, laterales
+        assert not pagina.locator("#curso-harness-menu, .lm-MenuBar-itemLabel:text-is('Curso')").count()
+    finally:
+        pagina.close()
 
 
 def test_make_lab_traduce_el_editor_de_configuracion(make_lab):
@@ -176,9 +212,8 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, navegador):
         # El núcleo arranca y queda libre: su estado se lee en la barra de estado.
         pagina.locator(".jp-StatusBar-Widget", has_text="Inactivo").first.wait_for(timeout=ESPERA * 1000)
         barra = pagina.locator("#jp-menu-panel .lm-MenuBar-itemLabel").all_inner_texts()
-        # «Curso»: el de la extensión del curso (course/extension/), en lugar del «Nbgrader» inglés.
-        assert barra == ["Archivo", "Editar", "Ver", "Ejecutar", "Kernel", "Pestañas", "Curso", "Configuración",
-                         "Ayuda"], barra
+        # Sin «Curso» ni «Nbgrader»: es el JupyterLab de un estudiante (el «Curso» del profesor: test_hub.py).
+        assert barra == ["Archivo", "Editar", "Ver", "Ejecutar", "Kernel", "Pestañas", "Configuración", "Ayuda"], barra
         elementos = pagina.locator("#jp-menu-panel .lm-MenuBar-item")
         for i, titulo in enumerate(barra):
             elementos.nth(i).click()
@@ -203,14 +238,13 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, navegador):
         raise
     finally:
         pagina.close()
-    ingles -= SIN_TRADUCTOR
     en_ingles = {donde: sorted({t for texto in textos for t in texto.split("\n") if t.strip() in ingles})
                  for donde, textos in vistas.items()}
     en_ingles = {donde: textos for donde, textos in en_ingles.items() if textos}
     assert not en_ingles, f"textos en inglés: {en_ingles}"
     todo = "\n".join(t for textos in vistas.values() for t in textos)
     for espanol in ("Modo: Comando", "Modificado", "Cortar la celda", "Ejecutar todas las celdas", "Abrir con",
-                    "Cerrar todas las pestañas", "Documentación de Python", "Tareas", "Corregir y poner notas (formgrader)"):
+                    "Cerrar todas las pestañas", "Documentación de Python", "Habilitar el depurador", "Más comandos"):
         assert espanol in todo, f"falta «{espanol}»"
     assert noticias == 0, "no debe salir la ventana de noticias"
 

@@ -17,8 +17,9 @@ import venv
 from pathlib import Path
 
 AQUI = Path(__file__).resolve().parent
-# Lo del profesor (crear tareas, corregir) no hace falta aquí; el botón «Validar» sí.
-SOLO_PROFESOR = ["@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:menu",
+# Lo del profesor (crear tareas, corregir) no hace falta aquí; el botón «Validar» sí. Sin el plugin del
+# formgrader, tampoco vuelve a abrirse sola una pestaña suya guardada en un espacio de trabajo (daba 404).
+SOLO_PROFESOR = ["@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:menu", "@jupyter/nbgrader:formgrader",
                  "@jupyter/nbgrader:course-list", "@jupyter/nbgrader:assignment-list"]
 SERVIDOR_PROFESOR = ["nbgrader.server_extensions.formgrader", "nbgrader.server_extensions.course_list",
                      "nbgrader.server_extensions.assignment_list"]
@@ -104,23 +105,55 @@ def leccion(carpeta):
     return tareas[0].relative_to(carpeta) if len(tareas) == 1 else None
 
 
-def abrir_lab(python, cuaderno, carpeta, extra=()):
+def configuracion_de_estudiante(prefijo):
+    """La configuración de Jupyter que deja JupyterLab como lo ve un estudiante, en una carpeta del entorno
+    `prefijo` que solo lee `abrir_lab` (con JUPYTER_CONFIG_PATH, que manda sobre la del entorno): sin lo del
+    profesor (SOLO_PROFESOR, SERVIDOR_PROFESOR). Así `make lab`, en el entorno del profesor, abre lo mismo
+    que este guion en el suyo, y un `jupyter lab` a secas sigue siendo el del profesor."""
+    carpeta = Path(prefijo) / "etc" / "jupyter-estudiante"
+    ficheros = {
+        carpeta / "labconfig" / "page_config.json": {"disabledExtensions": dict.fromkeys(SOLO_PROFESOR, True)},
+        carpeta / "jupyter_server_config.d" / "curso-harness-estudiante.json":
+            {"ServerApp": {"jpserver_extensions": dict.fromkeys(SERVIDOR_PROFESOR, False)}},
+    }
+    for fichero, datos in ficheros.items():
+        texto = json.dumps(datos, indent=2)
+        if not fichero.exists() or fichero.read_text(encoding="utf-8") != texto:
+            fichero.parent.mkdir(parents=True, exist_ok=True)
+            fichero.write_text(texto, encoding="utf-8")
+    return carpeta
+
+
+def abrir_lab(python, cuaderno, carpeta, extra=(), estudiante=True):
     """Abre `cuaderno` (o, con None, solo el explorador) en el JupyterLab del Python `python` (nunca otro
     del PATH), con el explorador de ficheros en `carpeta`, donde se ve harness/. Como root hace falta
-    --allow-root."""
+    --allow-root.
+
+    Con `estudiante` (lo normal), sin nada del profesor (configuracion_de_estudiante). Las pestañas abiertas
+    se guardan en un espacio de trabajo del entorno, uno para el estudiante y otro para el profesor: nunca
+    en el de siempre del usuario, de donde volvían a abrirse pestañas de otros cursos o del formgrader."""
     raiz = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
     puerto, token = _puerto_libre(), secrets.token_hex(16)
     ruta = "/lab/tree/" + urllib.parse.quote(Path(cuaderno).as_posix()) if cuaderno else "/lab"
+    prefijo = Path(python).parent.parent
+    variables = entorno_propio(python)
+    if "JUPYTERLAB_SETTINGS_DIR" not in variables:  # si no se ha elegido otra, la del entorno
+        variables["JUPYTERLAB_SETTINGS_DIR"] = str(ajustes_de_usuario(prefijo))
+    espacios = []
+    if "JUPYTERLAB_WORKSPACES_DIR" not in variables:
+        quien = "estudiante" if estudiante else "profesor"
+        espacios = [f"--LabApp.workspaces_dir={prefijo / 'share' / 'jupyter' / 'lab' / ('workspaces-' + quien)}"]
+    if estudiante:
+        variables["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+            filter(None, [str(configuracion_de_estudiante(prefijo)), variables.get("JUPYTER_CONFIG_PATH")]))
     orden = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={carpeta}",
              f"--LabApp.default_url={ruta}?file-browser-path=/", f"--ServerApp.port={puerto}",
              "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-             "--ServerApp.log_level=WARN", "--LabApp.news_url=None", *raiz, *extra]
-    print("Abriendo la lección en JupyterLab. Si el navegador no se abre solo, copia esta dirección:")
+             "--ServerApp.log_level=WARN", "--LabApp.news_url=None", *espacios, *raiz, *extra]
+    print(("Abriendo la lección en JupyterLab." if estudiante else "Abriendo JupyterLab con las herramientas del profesor.")
+          + " Si el navegador no se abre solo, copia esta dirección:")
     print(f"    http://localhost:{puerto}{ruta}?token={token}")
     print("Para terminar, cierra la pestaña y pulsa Ctrl+C aquí.", flush=True)
-    variables = entorno_propio(python)
-    if "JUPYTERLAB_SETTINGS_DIR" not in variables:  # si no se ha elegido otra, la del entorno
-        variables["JUPYTERLAB_SETTINGS_DIR"] = str(ajustes_de_usuario(Path(python).parent.parent))
     try:
         return subprocess.call(orden, cwd=carpeta, env=variables)
     except KeyboardInterrupt:
