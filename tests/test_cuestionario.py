@@ -1,18 +1,23 @@
 """El cuestionario: la clave (qué aprueba, qué suspende y qué se le dice al estudiante), el formato
 común a la comprobación visible y al corrector, el widget formativo y la lectura de respuestas."""
 
+import re
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
 from course.calificacion import Suspenso
 from course.cuestionario import PREGUNTAS, celda_formativa, corregir, respuestas_del_cuaderno
+from harness import ENTORNO, bucle, idempotencia, llamada, texto
+from harness.aula import como_herramienta
 from harness.aula.cuestionario import RESPUESTA_MIME, FormatoNoValido, _Pregunta, interpretar
 from nucleos import NucleoPorFicheros
+from referencia import ejecutar_correcto
 
 CLAVE = {n: dict(p, opciones=p["explicaciones"]) for n, p in PREGUNTAS.items()}  # opción → por qué
 
-CORRECTAS = {1: "c", 2: "d", 3: False, 4: {"a", "d"}}
+CORRECTAS = {n: p["correcta"] for n, p in PREGUNTAS.items()}  # test_la_clave_marca_justo_lo_que… la comprueba
 INCORRECTAS = [(1, "a"), (1, "b"), (1, "d"), (2, "a"), (2, "b"), (2, "c"), (3, True),
                (4, {"a"}), (4, {"d"}), (4, {"a", "b", "d"}), (4, {"a", "c", "d"}), (4, {"b", "c"}),
                (4, {"a", "b", "c", "d"}), (4, set())]
@@ -29,8 +34,99 @@ def test_suspenso_es_un_assertionerror():
     assert issubclass(Suspenso, AssertionError)
 
 
-def test_la_clave_es_la_de_la_leccion():
-    assert {n: CLAVE[n]["correcta"] for n in CLAVE} == CORRECTAS
+# La clave, contra lo que hace de verdad la biblioteca de la lección con el ejecutar de referencia
+# (tests/referencia.py): cada opción afirma algo que se puede comprobar, y la respuesta buena marca
+# justo las opciones que se cumplen.
+
+class _Mirado(dict):
+    """Un entorno que apunta cada ruta por la que se pregunta (leer pregunta si existe antes de leerla)."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.miradas = []
+
+    def __contains__(self, ruta):
+        self.miradas.append(ruta)
+        return super().__contains__(ruta)
+
+
+def _un_turno(*llamadas):
+    """(lo que ha escapado del bucle o None, los mensajes que añade tras el turno, las rutas miradas) de un
+    turno del modelo con `llamadas`, contestado por el ejecutar de referencia; el modelo acaba en el siguiente."""
+    turnos = iter([list(llamadas), [texto("Hecho.")]])
+    entorno, M = _Mirado(ENTORNO), [("usuario", "Ayúdame con la compra.")]
+    try:
+        _, _, M = bucle(lambda conversacion, herramientas: next(turnos), M, entorno, 5, ejecutar_correcto)
+    except Exception as e:
+        return e, [], entorno.miradas
+    despues = [m for m in M[2:] if m[0] == "usuario"]
+    return None, despues, entorno.miradas
+
+
+def _observaciones(mensajes):
+    return [b for _, contenido in mensajes for b in contenido if b["type"] == "tool_result"]
+
+
+def _se_cumple_en_la_1():
+    escapada, mensajes, miradas = _un_turno(llamada("t1", "leer", ruta="notas/compra.txt"))
+    obs = _observaciones(mensajes)
+    return {"a": escapada is not None,
+            "b": miradas.count("notas/compra.txt") > 1,
+            "c": escapada is None and len(obs) == 1 and obs[0]["is_error"] is True
+                 and obs[0]["content"] == "no existe el fichero 'notas/compra.txt'",
+            "d": "notas/cena.txt" in miradas or any(o["content"] == ENTORNO["notas/cena.txt"] for o in obs)}
+
+
+def _se_cumple_en_la_2():
+    _, mensajes, _ = _un_turno(llamada("b1", "leer", ruta="recetas/paella.txt"), llamada("b2", "listar", carpeta="recetas/"))
+    obs = _observaciones(mensajes)
+    return {"a": len(mensajes) == 2 and all(len(contenido) == 1 for _, contenido in mensajes),
+            "b": len(mensajes) == 1 and [o["tool_use_id"] for o in obs] == ["b1"],
+            "c": len(mensajes) == 1 and len(obs) == 1 and obs[0]["is_error"] is True,
+            "d": len(mensajes) == 1 and [(o["tool_use_id"], o["is_error"]) for o in obs] == [("b1", True), ("b2", False)]
+                 and obs[0]["content"] == "no existe el fichero 'recetas/paella.txt'"
+                 and all(r in obs[1]["content"] for r in ("recetas/gazpacho.txt", "recetas/tortilla.txt"))}
+
+
+def _se_cumple_en_la_3():
+    _, mensajes, _ = _un_turno(llamada("t1", "buscar", patron="azafrán"))
+    (obs,) = _observaciones(mensajes)
+    assert obs["content"] == "ninguna línea contiene 'azafrán'"  # de verdad no encuentra nada
+    return {True: obs["is_error"] is True, False: obs["is_error"] is not True}
+
+
+def _se_cumple_en_la_4():
+    """Tras la observación de cada opción, pedir añadir otra vez, bien escrita: ¿queda el texto una sola vez?"""
+    def añadir(entorno, ruta, contenido):  # la de la opción c: se llena el disco a medio trabajo
+        idempotencia.añadir(entorno, ruta, contenido)
+        raise OSError("se ha llenado el disco")
+
+    primeras = {"a": (añadir, {"ruta": "lista.txt"}),
+                "b": (idempotencia.añadir, {"ruta": "lista.txt", "contenido": ", tomates"}),
+                "c": (añadir, {"ruta": "lista.txt", "contenido": ", tomates"}),
+                "d": (idempotencia.añadir, {"ruta": "lista.txt", "contenido": [", tomates"]})}
+    cumple = {}
+    for opcion, (herramienta, entrada) in primeras.items():
+        entorno = dict(ENTORNO)
+        with como_herramienta(herramienta):
+            obs = ejecutar_correcto(llamada("p1", "añadir", **entrada), entorno)
+        # La observación es la que cuenta la opción: el mismo texto y la misma marca de error.
+        enunciado = PREGUNTAS[4]["opciones"][opcion]
+        assert re.findall(r"`([^`]*)`", enunciado)[-1] == obs["content"], (opcion, obs)
+        assert enunciado.startswith("Error") == obs["is_error"], (opcion, obs)
+        with como_herramienta(idempotencia.añadir):
+            ejecutar_correcto(llamada("p2", "añadir", ruta="lista.txt", contenido=", tomates"), entorno)
+        cumple[opcion] = entorno["lista.txt"].count(", tomates") == 1
+    return cumple
+
+
+@pytest.mark.parametrize("n, se_cumple", [(1, _se_cumple_en_la_1), (2, _se_cumple_en_la_2), (3, _se_cumple_en_la_3),
+                                          (4, _se_cumple_en_la_4)])
+def test_la_clave_marca_justo_lo_que_hace_la_biblioteca_de_la_leccion(n, se_cumple):
+    cumplen = se_cumple()
+    assert set(cumplen) == set(PREGUNTAS[n]["opciones"])
+    correcta = PREGUNTAS[n]["correcta"]
+    assert {o for o, si in cumplen.items() if si} == (correcta if isinstance(correcta, set) else {correcta})
 
 
 def test_cada_opcion_tiene_su_explicacion():
