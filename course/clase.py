@@ -179,7 +179,34 @@ def corregir_clase(raiz, tarea=TAREA, trabajos=None, informe=True):
         print("No se han podido corregir del todo: %s. Sus mensajes están en %s; las demás entregas están "
               "corregidas." % (", ".join(recoleccion.mostrar(e, 200) for e in fallidas),
                                _desde_aqui(raiz / "exports" / "registro.txt")))
-    return Correccion(not fallidas, resultados)
+    for aviso in avisos_de_la_lectura(clase, _desde_aqui(raiz / "exports" / "registro.txt")):
+        print(aviso)
+    return Correccion(not fallidas and not clase.fallos_del_corrector, resultados)
+
+
+def avisos_de_la_lectura(clase, registro):
+    """Lo que la terminal dice, además, de la clase leída: con quién ha fallado el corrector y de quién no se han
+    podido leer los detalles. `registro`: dónde está lo que ha dicho nbgrader (exports/registro.txt)."""
+    avisos = []
+    if clase.fallos_del_corrector:
+        veces = sum(len(f) for _, f in clase.fallos_del_corrector)
+        avisos.append("¡Ojo! El corrector ha fallado %s con %s: %s. Una prueba cuyo veredicto ha fallado suspende; "
+                      "qué ha fallado y con qué mensaje, en el informe y en %s."
+                      % ("1 vez" if veces == 1 else "%d veces" % veces, _entregas(clase.fallos_del_corrector),
+                         _ids(clase.fallos_del_corrector), registro))
+    if clase.sin_detalles:
+        avisos.append("De %s no se han podido leer los detalles (equivocaciones, respuestas del cuestionario, "
+                      "conversaciones): %s. Su nota cuenta igual; el informe dice por qué en su fila."
+                      % (_entregas(clase.sin_detalles), _ids(clase.sin_detalles)))
+    return avisos
+
+
+def _entregas(pares):
+    return "1 entrega" if len(pares) == 1 else "%d entregas" % len(pares)
+
+
+def _ids(pares):
+    return ", ".join(recoleccion.mostrar(i, 200) for i, _ in pares)
 
 
 def exportar_notas(raiz, clase, config):

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from . import TAREA, cuaderno, gradebook
 from .aislado import entrada
+from .aislado.corrector import FALLOS
 
 SIN_ENTREGA, CORREGIDO, SIN_CORREGIR = "sin entrega", "corregido", "no corregido"
 SIN_CONTESTAR = "(sin contestar)"
@@ -160,6 +161,7 @@ class Estudiante:
     respuestas: dict = field(default_factory=dict)     # {pregunta: respuesta} del cuestionario
     conversaciones: list = field(default_factory=list)  # ConversacionRota
     detalles: str | None = None           # por qué no se han podido leer sus detalles, si no se han podido
+    fallos_del_corrector: list = field(default_factory=list)  # lo que el corrector no ha podido hacer con su entrega
 
     @property
     def nombre_completo(self):
@@ -223,6 +225,16 @@ class Clase:
             for c in e.conversaciones:
                 quienes[c].append(e.id)
         return sorted(quienes.items(), key=lambda par: (par[0].prueba, par[0].peticion, par[0].turno or 0))
+
+    @property
+    def fallos_del_corrector(self):
+        """[(id, [fallos])] de los corregidos con los que el corrector ha fallado en algo (course/aislado/corrector.py)."""
+        return [(e.id, e.fallos_del_corrector) for e in self.corregidos if e.fallos_del_corrector]
+
+    @property
+    def sin_detalles(self):
+        """[(id, por qué)] de los corregidos cuyos detalles (equivocaciones, respuestas…) no se han podido leer."""
+        return [(e.id, e.detalles) for e in self.corregidos if e.detalles]
 
     @property
     def hay_respuestas(self):
@@ -313,6 +325,8 @@ def _leer_detalles(e, ruta):
     listas = [l for l in listas if isinstance(l, list)]
     e.equivocaciones = sorted({str(d)[:80] for l in listas for d in l}) if listas else None
     e.respuestas = respuestas_del_cuaderno(nb)
+    fallos = nb.metadata.get("curso", {}).get(FALLOS)
+    e.fallos_del_corrector = [str(f) for f in fallos] if isinstance(fallos, list) else []  # cada uno, ya acotado
     for celda in nb.cells:
         if _grade_id(celda) in CONVERSACIONES and _grade_id(celda) in e.fallidas:
             rota = conversacion_rota(_grade_id(celda), _texto_del_error(celda))

@@ -309,12 +309,12 @@ def acotado(texto, tope=limites.TEXTO_DEL_CORRECTOR):
                            % (len(texto), tope))
 
 
-def _salida(decidir):
+def _salida(decidir, fallos, donde):
     """Las salidas de una celda de prueba según el veredicto: texto si pasa, un error en español si no.
 
     Lo que dicen puede traer lo que devuelve o lanza el código del estudiante (una observación, el texto
     de una excepción): cada texto va acotado, para que el cuaderno corregido y la retroalimentación no
-    crezcan con lo que haga una respuesta.
+    crezcan con lo que haga una respuesta. Si falla el corrector, se apunta en `fallos`.
     """
     impreso = io.StringIO()
     try:
@@ -324,10 +324,20 @@ def _salida(decidir):
         return [new_output("error", ename="Suspenso", evalue=acotado(str(s)),
                            traceback=[acotado(t) for t in s._render_traceback_()])]
     except Exception as e:  # un fallo del corrector no regala puntos: la celda suspende y se dice por qué
+        fallos.append(_fallo(donde, "el veredicto", e))
         return [new_output("error", ename="ErrorDelCorrector", evalue=acotado(str(e)),
                            traceback=[acotado("El corrector ha fallado con esta celda (%s: %s). "
                                               "Avisa a tu profesor." % (type(e).__name__, e))])]
     return [new_output("stream", name="stdout", text=acotado(impreso.getvalue()))]
+
+
+def _fallo(donde, que, e):
+    """Una línea, en español, de algo que el corrector no ha podido hacer: dónde, qué y con qué excepción."""
+    return acotado("%s (%s): %s: %s" % (donde, que, type(e).__name__, e))
+
+
+# Dónde deja el corrector, en los metadatos del cuaderno corregido, lo que no ha podido hacer (una lista de líneas).
+FALLOS = "fallos_del_corrector"
 
 
 class VeredictosDeConfianza(NbGraderPreprocessor):
@@ -339,37 +349,50 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
             return nb, resources
         respuestas = {_grade_id(c): c.source for c in nb.cells
                       if c.metadata.get("nbgrader", {}).get("solution")}
+        fallos = []  # lo que el corrector no ha podido hacer con esta entrega, cada cosa en una línea
         with CodigoAislado(respuestas.get("ejecutar", "")) as codigo:
             codigo.cargar()  # antes de las comprobaciones, para que su tope de tiempo no cuente la carga
             for celda in decididas:
-                celda.outputs = _salida(lambda: _decidir(_grade_id(celda), codigo, respuestas))
-                _anota(celda, codigo)
+                celda.outputs = _salida(lambda: _decidir(_grade_id(celda), codigo, respuestas), fallos,
+                                        _grade_id(celda))
+                _anota(celda, codigo, fallos)
             if any(_grade_id(c).startswith("ejecutar-") for c in decididas):
-                _anota_el_resumen(nb, codigo)
+                _anota_el_resumen(nb, codigo, fallos)
+        # Ninguno se calla: van al registro de nbgrader (exports/registro.txt con make grade) y al cuaderno
+        # corregido, donde los cuenta la clase (course/estado.py) y los dicen la terminal y el informe.
+        for fallo in fallos:
+            self.log.warning("El corrector ha fallado en %s", fallo)
+        if fallos:
+            nb.metadata.setdefault("curso", {})[FALLOS] = fallos
         return nb, resources
 
 
-def _anota(celda, codigo):
+def _anota(celda, codigo, fallos):
     """En cada celda ejecutar-* y pregunta-*, qué comprueba y, en las ejecutar-*, los nombres de las
-    equivocaciones que le restan (para el resumen de la retroalimentación y el informe de la clase)."""
+    equivocaciones que le restan (para el resumen de la retroalimentación y el informe de la clase).
+    Lo que no se puede anotar se apunta en `fallos`; el veredicto ya está escrito y no cambia."""
     tipo, _, nombre = _grade_id(celda).partition("-")
     curso = celda.metadata.setdefault("curso", {})
-    if tipo == "ejecutar":
-        curso["comprueba"] = calificacion.que_comprueba(nombre)
-        try:
-            curso["diagnosticos"] = calificacion.diagnosticos(nombre, codigo)
-        except Exception:  # el veredicto ya está escrito; sin diagnóstico no se pierde nada
-            curso["diagnosticos"] = []
-    else:
+    if tipo != "ejecutar":
         curso["comprueba"] = "Pregunta %s del cuestionario" % nombre
+        return
+    try:
+        curso["comprueba"] = calificacion.que_comprueba(nombre)
+    except Exception as e:
+        fallos.append(_fallo(_grade_id(celda), "qué comprueba", e))
+    try:
+        curso["diagnosticos"] = calificacion.diagnosticos(nombre, codigo)
+    except Exception as e:  # sin diagnósticos, el informe dice que esta entrega no los trae
+        fallos.append(_fallo(_grade_id(celda), "los diagnósticos", e))
 
 
-def _anota_el_resumen(nb, codigo):
+def _anota_el_resumen(nb, codigo, fallos):
     """En los metadatos del cuaderno, lo que la retroalimentación dice al principio (course/calificacion.py,
     resumen), con el ancla que nbconvert da al título de cada sección que hay que releer."""
     try:
         resumen = calificacion.resumen(codigo)
-    except Exception:  # sin resumen, la retroalimentación enseña igual cada prueba con su motivo
+    except Exception as e:  # sin resumen, la retroalimentación enseña igual cada prueba con su motivo
+        fallos.append(_fallo("la retroalimentación", "el resumen", e))
         return
     for equivocacion in resumen["equivocaciones"]:
         equivocacion["ancla"] = _ancla(equivocacion["releer"])
