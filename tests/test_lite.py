@@ -172,6 +172,7 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     nv.ejecutar_orden_del_menu(pagina, "runmenu:run-all")
     esperar_que_termine(pagina)
     tn.comprobar_muerte_en_el_turno_2(pagina, RAIZ, RELEASE)
+    tn.hacer_una_prediccion(pagina, RAIZ, RELEASE, lambda: esperar_que_termine(pagina))
 
     # Con las respuestas y el reto escritos: Run All llega al final (las pruebas visibles pasan).
     escribir_respuestas(pagina, tn.respuestas_correctas(RAIZ, ids=tn.las_que_hay(RAIZ, RELEASE, tn.RESPUESTAS)))

@@ -2,8 +2,8 @@
 
 Un JupyterLab de verdad (en español, como `make lab`) sobre una copia temporal del curso y un
 Chromium de Debian manejado con Playwright: abrir el cuaderno publicado, ejecutarlo todo, ver
-morir la conversación en el turno 2, hacer el primer ejercicio en su celda (escribir la contestación
-del turno 2 y ver el ✔ al momento), pulsar Validate de nbgrader (falla), contestar el reto (y el
+morir la conversación en el turno 2, apuntar una predicción y verla junto a lo que ha pasado, hacer
+el primer ejercicio en su celda (escribir la contestación del turno 2 y ver el ✔ al momento), pulsar Validate de nbgrader (falla), contestar el reto (y el
 cuestionario, si está en modo calificado) en sus celdas, guardar, ejecutarlo todo otra vez (llega
 al final), usar los widgets (el explorador pasa de `leer` a `añadir_y_fallar` y cambia su veredicto; el
 visor avanza turno a turno; el visor de la conversación del estudiante está entera; en modo
@@ -140,6 +140,42 @@ def hacer_el_ejercicio_1(pagina, servidor, curso, ruta):
     assert "✔ Es el mensaje que espera el guion tras el turno 2" in salida, salida
 
 
+def ejecutar_celda(pagina, posicion, esperar):
+    """Ejecuta la celda número `posicion` (0 = la primera) como un estudiante: clic, Escape y Mayús+Intro."""
+    celda = pagina.locator(f"{nv.CUADERNO} .jp-Notebook .jp-Cell").nth(posicion)
+    celda.locator(".cm-content").click()
+    pagina.keyboard.press("Escape")
+    pagina.keyboard.press("Shift+Enter")
+    esperar()
+
+
+def hacer_una_prediccion(pagina, curso, ruta, esperar):
+    """Como un estudiante que ya ha ejecutado todo sin predecir: vuelve a ejecutar la celda de la primera
+    predicción (la de antes quedó cerrada al ver lo que pasaba), elige «en el turno 2» y pulsa «Apuntar» (y
+    ya no se puede cambiar), ejecuta la celda del experimento y ve, en ella y en el widget, que ha acertado."""
+    from playwright.sync_api import expect
+
+    nb = json.loads((curso / ruta).read_text(encoding="utf-8"))
+    posicion = next(i for i, c in enumerate(nb["cells"]) if c.get("id") == "a-medias")
+    de_codigo = sum(c["cell_type"] == "code" for c in nb["cells"][:posicion])
+    prediccion = salida_con(pagina, ".widget-radio-box")  # la primera del cuaderno: ¿en qué turno se corta?
+    expect(prediccion).to_contain_text("Para predecir antes de verlo, vuelve a ejecutar esta celda")
+    ejecutar_celda(pagina, posicion - 1, esperar)
+    prediccion = salida_con(pagina, ".widget-radio-box")
+    expect(prediccion).to_contain_text("¿En qué turno se corta la conversación?")
+    expect(prediccion).not_to_contain_text("Ha pasado")
+    prediccion.locator(".widget-radio-box label").filter(has_text="en el turno 2").locator("input").check()
+    prediccion.get_by_role("button", name="Apuntar").click()
+    expect(prediccion).to_contain_text("Apuntada.", timeout=nv.ESPERA_UI * 1000)
+    expect(prediccion.locator(".widget-radio-box input").first).to_be_disabled()
+    ejecutar_celda(pagina, posicion, esperar)
+    salida = nv.salidas_de_celda(pagina, de_codigo)
+    assert "✔ Predicción: en el turno 2. Es lo que ha pasado." in salida, salida
+    assert "Predicción: no la has apuntado. Ha pasado esto: no." in salida, salida  # la de t3, sin apuntar
+    expect(prediccion).to_contain_text("✔ Predicción: en el turno 2. Es lo que ha pasado.", timeout=nv.ESPERA_UI * 1000)
+    capturar(prediccion, "prediccion.png")
+
+
 def que_widgets_usa(curso, ruta):
     """(explorador, visor): si alguna celda de código del cuaderno los construye."""
     nb = json.loads((curso / ruta).read_text(encoding="utf-8"))
@@ -243,6 +279,11 @@ def comprobar_cuestionario(pagina):
     marcadas = pregunta.locator(".widget-checkbox input:checked")
     expect(marcadas).to_have_count(1)
     capturar(pregunta, "cuestionario.png")
+    # La pregunta 3 es de verdadero o falso: sus casillas dicen «verdadero» y «falso» enteras, no «v…», «f…».
+    verdad = salida_con(pagina, ".cuestionario .widget-checkbox:has-text('verdadero')")
+    for casilla in verdad.locator(".widget-checkbox").all():
+        cortadas = casilla.evaluate("e => [e, ...e.querySelectorAll('*')].filter(n => n.scrollWidth > n.clientWidth + 1).length")
+        assert cortadas == 0, f"la casilla «{casilla.inner_text()}» de la pregunta 3 se corta"
 
 
 def comprobar_lo_comprobado(cuaderno):
@@ -402,6 +443,7 @@ def test_el_estudiante_hace_la_leccion_en_el_navegador(pagina, servidor, curso):
     abrir_como_estudiante(pagina, servidor, ruta)
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_muerte_en_el_turno_2(pagina, curso, ruta)
+    hacer_una_prediccion(pagina, curso, ruta, lambda: nv.esperar_nucleo_libre(pagina, servidor, ruta))
     hacer_el_ejercicio_1(pagina, servidor, curso, ruta)
     validar_y_esperar_fallo(pagina, curso, ruta, las_que_hay(curso, ruta, FALLAN_SIN_CONTESTAR))
     nv.contestar(pagina, curso, ruta, respuestas_correctas(curso, ids=las_que_hay(curso, ruta, RESPUESTAS)))
