@@ -130,9 +130,9 @@ def grabar(peticion, nombre=None, modelo=MODELO, tope=TOPE, carpeta=None):
         except (RespuestaCortada, SinRespuesta, NoSeEnvia) as e:  # un turno cortado o en pausa, una negativa, la red…
             raise GuionRechazado("la conversación se ha parado en el turno %d: %s" % (claude.turno + 1, e)) from None
         if como != "fin":
-            raise GuionRechazado("la conversación no ha terminado: tras %d turnos, el tope, el modelo aún pedía "
+            raise GuionRechazado("la conversación no ha terminado: tras %s, el tope, el modelo aún pedía "
                                  "herramientas. Sube el tope (--tope, o TOPE= con make grabar) o pide algo más corto."
-                                 % tope)
+                                 % _cuantos(tope, "turno"))
         caso = conversacion_oculta(provisional)
         provisional.replace(destino)
     finally:
@@ -147,12 +147,18 @@ def resumen(caso):
     llamadas = sum(b["type"] == "tool_use" for r in respuestas for b in r)
     errores = sum(o.get("is_error") is True for v in visto if v for o in v)
     cambiados = sorted(r for r in set(ficheros) | set(ENTORNO) if ficheros.get(r) != ENTORNO.get(r))
-    linea = "%d turnos, %d llamadas, %d con error; acaba en %r%s; ficheros cambiados: %s" % (
-        len(respuestas), llamadas, errores, como, ": %r" % texto if texto else "", ", ".join(cambiados) or "ninguno")
+    linea = "%s, %s, %d con error; acaba en %r%s; ficheros cambiados: %s" % (
+        _cuantos(len(respuestas), "turno"), _cuantos(llamadas, "llamada"), errores, como,
+        ": %r" % texto if texto else "", ", ".join(cambiados) or "ninguno")
     if not errores:
         linea += ("\n  Ninguna llamada ha fallado: como prueba oculta solo mira las que salen bien. Las que "
                   "enseñan algo de esta lección son las que tienen errores.")
     return linea
+
+
+def _cuantos(n, cosa):
+    """«1 turno», «2 turnos»."""
+    return "%d %s%s" % (n, cosa, "" if n == 1 else "s")
 
 
 def _nombre(peticion):
