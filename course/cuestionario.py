@@ -64,7 +64,7 @@ PREGUNTAS = {
             "a": "todas las observaciones de un turno viajan juntas: el harness contesta el turno entero con un "
                  "solo mensaje del usuario.",
             "b": "que `b1` falle no es motivo para dejar a `b2` sin hacer. Cada llamada del turno se atiende por "
-                 "separado y recibe su observación: ninguna se queda sin respuesta.",
+                 "separado y recibe su observación: ninguna se queda sin la suya.",
             "c": "cada llamada recibe su propio `tool_result`, unido a ella por `tool_use_id`. Mezclarlas "
                  "impediría saber cuál falló y daría por fallido un listado que salió bien.",
             "d": "un mensaje por turno, un `tool_result` por llamada en el orden en que se pidieron, cada uno con "

@@ -51,12 +51,12 @@ DIAGNOSTICOS = {
     "lanza-otra-excepcion": Diagnostico(
         "vuelve a lanzar la excepción al tratar el fallo",
         "Relanzar la excepción de la herramienta, aunque sea envuelta en otra o con más contexto, deja la "
-        "llamada sin respuesta. De ejecutar no debe salir ninguna excepción: lo que falla vuelve como "
+        "llamada sin su observación. De ejecutar no debe salir ninguna excepción: lo que falla vuelve como "
         "error(id, str(e)).",
         None, _CONTRATO),
     "no-contesta": Diagnostico(
         "devuelve None en lugar de una observación",
-        "Al modelo le llega None: la llamada se queda sin respuesta. ¿Falta un return en algún camino? Cada "
+        "Al modelo le llega None: la llamada se queda sin su observación. ¿Falta un return en algún camino? Cada "
         "llamada recibe su tool_result, también cuando falla.",
         None, _CONTRATO),
     "no-es-un-tool-result": Diagnostico(
