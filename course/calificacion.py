@@ -4,7 +4,8 @@ Las cláusulas y las reglas de la nota están definidas una sola vez, en `harnes
 también la lista de comprobación que el estudiante ejecuta con `revisar(ejecutar)`: `repasar` pasa
 cada cláusula y `reglas` decide cuáles puntúan (sin respuesta no hay puntos; si una clase de fallo
 nunca vuelve como error, las cláusulas de los fallos no puntúan; una equivocación resta una vez, en
-su casa). Aquí están los casos ocultos, que el estudiante no ve, y cómo llega cada veredicto a su celda.
+su casa). Aquí está la semilla de los casos ocultos, que el estudiante no ve (los hace el mismo
+generador que los de `revisar`, harness/revision/casos.py), y cómo llega cada veredicto a su celda.
 
 Cada celda oculta llama a `comprobar(nombre)`: si puntúa, imprime una línea con ✔; si no, lanza
 `Suspenso` con el motivo en español y la equivocación, si se reconoce. Lo que explica varias celdas
@@ -16,10 +17,8 @@ import inspect
 import weakref
 from typing import Protocol, runtime_checkable
 
-from harness import ENTORNO, error, llamada, resultado, texto
-from harness.revision import CLAUSULAS, PRUEBAS, REGLA, SALMOREJO, SEGUNDOS, NoCumple, probar, repasar, reglas
+from harness.revision import CLAUSULAS, PRUEBAS, REGLA, SALMOREJO, SEGUNDOS, NoCumple, generar, probar, repasar, reglas
 from harness.revision.diagnosticos import DIAGNOSTICOS as _EXPLICADOS, EQUIVOCACION
-from harness.salmorejo import INICIO
 
 from course.grabaciones import conversaciones_grabadas
 
@@ -54,83 +53,28 @@ class RespuestaAparte(Protocol):
     def ejecutar(self, llamada, entorno): ...
 
 
-class _FalloRaro(Exception):
-    def __str__(self):
-        return "el disco ha devuelto algo que no se entiende"
-
-
-# Los casos ocultos de cada cláusula.
-
-_TORTILLA = "pan, leche, patatas, huevos, cebolla"
-
-CASOS = {
-    # Las llamadas básicas: sin un tool_result para cada una, no hay puntos en ninguna celda.
-    "contesta": [llamada("p1", "leer", ruta="lista.txt"), llamada("p2", "leer", rutas=["lista.txt"]),
-                 llamada("p3", "leer", ruta="recetas/salmorejo.txt")],
-    # Llamadas que fallan, de las dos clases: si una clase nunca vuelve como error que diga qué ha pasado,
-    # las cláusulas de los fallos no puntúan.
-    "avisa": [(llamada("v1", "leer", rutas=["lista.txt"]), None), (llamada("v2", "borrar", ruta="lista.txt"), None),
-              (llamada("v3", "leer", ruta="recetas/salmorejo.txt"), None),
-              (llamada("v4", "escribir", ruta="lista.txt", contenido="pan"), OSError(28, "no queda espacio en el disco"))],
-    "salmorejo": SALMOREJO,
-    "esquema": [llamada("e1", "leer", rutas=["lista.txt"]), llamada("e2", "borrar", ruta="lista.txt"),
-                llamada("e3", "escribir", ruta="lista.txt", contenido=["tomates"]),
-                llamada("e4", "escribir", ruta="notas/cena.txt", contenido="", modo="añadir"),
-                llamada("e5", "listar"), llamada("e6", "leer", ruta=7)],
-    "excepciones": [(llamada("x1", "leer", ruta="recetas/salmorejo.txt"), None),
-                    (llamada("x2", "leer", ruta="lista.txt"), PermissionError("no tienes permiso para leer 'lista.txt'")),
-                    (llamada("x3", "escribir", ruta="lista.txt", contenido="pan"), OSError(28, "no queda espacio en el disco")),
-                    (llamada("x4", "listar", carpeta="recetas/"), RuntimeError()),
-                    (llamada("x5", "buscar", patron="ajo"), ValueError("patrón", 3)),
-                    (llamada("x6", "leer", ruta="lista.txt"), KeyError("lista.txt")),
-                    (llamada("x7", "escribir", ruta="a.txt", contenido="b"), _FalloRaro()),
-                    (llamada("x8", "leer", ruta="lista.txt"), TimeoutError("el disco no contesta"))],
-    "una-vez": [(llamada("u1", "leer", ruta="lista.txt"), None), (llamada("u2", "leer", ruta="no.txt"), None),
-                (llamada("u3", "escribir", ruta="lista.txt", contenido="pan"), None),
-                (llamada("u4", "listar", carpeta="recetas/"), None),
-                (llamada("u5", "leer", ruta="lista.txt"), TimeoutError("el disco no contesta")),
-                (llamada("u6", "escribir", ruta="lista.txt", contenido="pan"), ConnectionResetError("se ha cortado"))],
-    "sin-arreglos": [llamada("a1", "leer", rutas=["recetas/tortilla.txt"]), llamada("a2", "leer", ruta="recetas/tortila.txt"),
-                     llamada("a3", "escribir", ruta="lista.txt"), llamada("a4", "leer", ruta="Lista.txt"),
-                     llamada("a5", "leer", ruta=["lista.txt"]), llamada("a6", "listar", carpeta="recetas")],
-    "resultados": [(llamada("toolu_01Xq", "leer", ruta="aviso.txt"), dict(ENTORNO, **{"aviso.txt": "no existe el fichero 'x.txt'"})),
-                   (llamada("r2", "leer", ruta="vacío.txt"), dict(ENTORNO, **{"vacío.txt": ""})),
-                   (llamada("r3", "leer", ruta="año.txt"), dict(ENTORNO, **{"año.txt": "  Año nuevo: ñoquis y jamón\n"})),
-                   (llamada("r4", "buscar", patron="salmorejo"), ENTORNO),
-                   (llamada("r5", "buscar", patron="aceite"), ENTORNO),
-                   (llamada("r6", "listar", carpeta="postres/"), ENTORNO)],
-    "escrituras": [llamada("w1", "escribir", ruta="lista.txt", contenido="pan, leche, patatas, tomates"),
-                   llamada("w2", "escribir", ruta="notas/compra.txt", contenido="Comprar el sábado.")],
-    "guiones": [
-        # Tres llamadas en un turno, la primera mala, y una escritura al final.
-        ([INICIO[0], ("usuario", "Apunta en lista.txt lo que lleva la tortilla y no tengo.")],
-         [[llamada("a", "leer", ruta="recetas/tortila.txt"), llamada("b", "leer", ruta="lista.txt"),
-           llamada("c", "buscar", patron="tortilla")],
-          [texto("Me he equivocado de nombre."), llamada("d", "leer", ruta="recetas/tortilla.txt"),
-           llamada("e", "escribir", ruta="lista.txt")],
-          [llamada("f", "escribir", ruta="lista.txt", contenido=_TORTILLA)],
-          [texto("He añadido huevos y cebolla."), texto("¿Algo más?")]],
-         [[error("a", "no existe el fichero 'recetas/tortila.txt'"), resultado("b", ENTORNO["lista.txt"]),
-           resultado("c", "ninguna línea contiene 'tortilla'")],
-          [resultado("d", ENTORNO["recetas/tortilla.txt"]), error("e", "no se ha ejecutado: falta el campo 'contenido'")],
-          [resultado("f", "se han escrito 36 caracteres en lista.txt")],
-          None],
-         10, ("fin", "He añadido huevos y cebolla. ¿Algo más?"), dict(ENTORNO, **{"lista.txt": _TORTILLA})),
-        # Un modelo que insiste en una llamada que falla: lo para el tope, no ejecutar.
-        ([INICIO[0], ("usuario", "Lee la receta del salmorejo.")],
-         [[llamada("s", "leer", ruta="recetas/salmorejo.txt")]] * 3,
-         [[error("s", "no existe el fichero 'recetas/salmorejo.txt'")]] * 3,
-         3, ("tope", None), ENTORNO),
-    ],
-}
+# La semilla de los casos ocultos de esta tarea: la misma para toda la clase, y distinta de la de `revisar`.
+SEMILLA = 7_310_962_448_115
 
 
 @functools.cache
 def casos():
-    """CASOS y, en «guiones», una conversación más por cada guion grabado con un modelo de verdad en
-    course/guiones/ (course/grabaciones.py). Se leen al corregir, no al importar: un guion que no vale lo
-    dice `make grade` antes de empezar, y no rompe a quien solo importa este módulo."""
-    return dict(CASOS, guiones=CASOS["guiones"] + conversaciones_grabadas())
+    """Los casos ocultos de cada cláusula: los de SEMILLA, la traza del salmorejo y, en «guiones», una
+    conversación más por cada guion grabado con un modelo de verdad en course/guiones/ (course/grabaciones.py).
+    Se leen al corregir, no al importar: un guion que no vale lo dice `make grade` antes de empezar, y no
+    rompe a quien solo importa este módulo."""
+    ocultos = generar(SEMILLA)
+    return dict(ocultos, salmorejo=SALMOREJO, guiones=ocultos["guiones"] + conversaciones_grabadas())
+
+
+def llamadas_como_mucho(casos_=None):
+    """Cuántas llamadas a `ejecutar` puede hacer, como mucho, la corrección de una entrega: las de cada caso,
+    las de las conversaciones otra vez (se repasan si fallan) y las dos de la traza que mira la puerta."""
+    casos_ = casos_ or casos()
+    sueltas = sum(len(casos_[n]) for n in CLAUSULAS if n not in ("salmorejo", "guiones"))
+    en_conversaciones = sum(sum(b["type"] == "tool_use" for turno in c[1] for b in turno)
+                            for n in ("salmorejo", "guiones") for c in casos_[n])
+    return sueltas + 2 * en_conversaciones + 2
 
 COMPROBACIONES = PRUEBAS  # las celdas ejecutar-*, en su orden
 

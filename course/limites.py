@@ -18,18 +18,20 @@ CUADERNO = 10               # todas las celdas de un cuaderno juntas en el núcl
 ARRANQUE_NUCLEO = 120       # lo que puede tardar en arrancar el núcleo enjaulado (es la máquina, no el estudiante)
 ARRANQUE_JAULA = 30         # lo que puede tardar en arrancar el proceso del corrector en su jaula (ídem)
 CARGA = 2                   # cargar la celda de respuesta `ejecutar` en la jaula del corrector
-LLAMADA = 1                 # una llamada a `ejecutar` (o leer una respuesta del cuestionario) en esa jaula
-LLAMADA_AGOTADA = 0.5       # una llamada a `ejecutar` de una respuesta que ya se ha quedado sin tiempo una vez
-COMPROBACIONES = 10         # todas las comprobaciones de una entrega juntas; agotado, las que faltan suspenden
-# Los topes de la jaula del corrector (CARGA, LLAMADA, LLAMADA_AGOTADA, COMPROBACIONES) no cuentan lo que
+LLAMADA = 1                 # una llamada a `ejecutar` (o leer una respuesta del cuestionario) en esa jaula: el
+                            # que dice la lección, y el de revisar (SEGUNDOS de harness/revision/vigilancia.py)
+COMPROBACIONES = 100        # todas las llamadas de las comprobaciones de una entrega juntas; agotado, las que
+                            # faltan suspenden. Más que LLAMADA por todas las que puede hacer la corrección
+                            # (course/calificacion.py, llamadas_como_mucho; lo comprueba test_revision.py)
+# Los topes de la jaula del corrector (CARGA, LLAMADA, COMPROBACIONES) no cuentan lo que
 # sus procesos esperan a que les toque una CPU, ni lo que trabaja el propio corrector (course/aislado/reloj.py):
 # con la máquina cargada, cada uno se alarga así, hasta ALARGUE_POR_CARGA veces lo que dice como mucho.
 ALARGUE_POR_CARGA = 5
 HILOS_CON_ESPERA = 1_000    # hilos de una jaula cuya espera se mira; los de más no se descuentan
-# La alarma de una llamada a `ejecutar` fuera de una jaula: con ella acota `revisar(ejecutar)` cada llamada
-# en el cuaderno del estudiante, y el corrector de confianza la usa de respaldo, por si la jaula no corta
-# (course/calificacion.py). Es SEGUNDOS de harness/revision/vigilancia.py, que va a los estudiantes sin este
-# paquete: ese es su único sitio.
+# La alarma de una llamada a `ejecutar` fuera de una jaula: con ella acotan cada llamada `revisar(ejecutar)` y
+# las pruebas visibles del desafío en el cuaderno del estudiante, y el corrector de confianza la usa de
+# respaldo, por si la jaula no corta (course/calificacion.py). Es SEGUNDOS de harness/revision/vigilancia.py,
+# que va a los estudiantes sin este paquete: ese es su único sitio, y vale lo mismo que LLAMADA.
 
 # La clase corregida a la vez, en varios procesos (course/clase.py)
 ESPERA_AL_GRADEBOOK = 60    # segundos que una conexión espera a que otra suelte el gradebook (SQLite)

@@ -31,7 +31,8 @@ class Operador(NamedTuple):
     descripcion: str
     diagnosticos: frozenset  # las equivocaciones que introduce, por su nombre
     casas: frozenset         # las cláusulas donde restan; vacío si deja sin respuesta las llamadas básicas
-    calla: frozenset         # la clase de fallo que ya nunca vuelve como error que diga qué pasa: "esquema", "ejecucion"
+    calla: frozenset         # lo que is_error ya no separa: una clase de fallo que nunca vuelve como error que diga
+                             # qué pasa ("esquema", "ejecucion"), o lo que sale bien, que nunca vuelve como resultado ("exito")
     mutar: object            # la función que cambia el árbol (ast.FunctionDef) en su sitio
 
 
@@ -79,6 +80,16 @@ def _llamada_a_la_herramienta(f):
 def _str_e(f):
     """El `str(e)` del except."""
     return _uno([n for n in ast.walk(_manejador(f)) if _llamada_a(n, "str")], "str(e) en el except")
+
+
+def _texto_del_manejador(f):
+    """El texto del error en el except entero: `str(e) or type(e).__name__`."""
+    return _return_del_manejador(f).value.args[1]
+
+
+def _llamada_y_entorno(f):
+    """Los nombres de los dos parámetros de ejecutar en la referencia."""
+    return f.args.args[0].arg, f.args.args[1].arg
 
 
 def _expr(codigo):
@@ -200,9 +211,52 @@ def _dos_veces(f):
     t.body.insert(0, ast.Expr(copy.deepcopy(_llamada_a_la_herramienta(f))))
 
 
-def _arregla(f):
+def _arregla_rutas(f):
     f.body[1:1] = _sentencias('if "rutas" in llamada["input"] and "ruta" not in llamada["input"]:\n'
                               '    llamada = dict(llamada, input={"ruta": llamada["input"]["rutas"][0]})')
+
+
+def _arregla(f):
+    """Si el fichero no existe, lee el de nombre más parecido (difflib) y contesta con él."""
+    ll, entorno = _llamada_y_entorno(f)
+    m = _manejador(f)
+    m.body[0:0] = _sentencias(
+        "if isinstance(%s, FileNotFoundError):\n"
+        "    import difflib\n"
+        "    parecidas = difflib.get_close_matches(%s['input']['ruta'], list(%s), n=1, cutoff=0.8)\n"
+        "    if parecidas:\n"
+        "        return resultado(%s['id'], %s[parecidas[0]])" % (m.name, ll, entorno, ll, entorno))
+
+
+def _cambia_la_llamada(f):
+    f.body[1:1] = _sentencias('%s["atendida"] = True' % _llamada_y_entorno(f)[0])
+
+
+def _guarda_respuestas(modulo, f):
+    """Otra función, la de la referencia, envuelta en una que guarda lo que contesta a cada llamada y, a una
+    igual, le contesta lo guardado sin ejecutarla."""
+    f.name = "_sin_guardar"
+    i = modulo.body.index(f)
+    modulo.body[i + 1:i + 1] = _sentencias(
+        "_GUARDADAS = {}\n\n"
+        "def ejecutar(llamada, entorno):\n"
+        "    clave = (llamada['name'], repr(llamada['input']))\n"
+        "    if clave not in _GUARDADAS:\n"
+        "        _GUARDADAS[clave] = _sin_guardar(llamada, entorno)\n"
+        "    return dict(_GUARDADAS[clave], tool_use_id=llamada['id'])\n")
+
+
+def _sin_tipo_si_vacio(f):
+    _cambiar(f, _texto_del_manejador(f), _str_e(f))
+
+
+def _solo_la_traza(f):
+    """Sin incumple y sin except general: contesta a mano a las dos formas de fallar de la traza."""
+    _sin_esquema(f)
+    _solo_un_tipo(f)
+    ll = _llamada_y_entorno(f)[0]
+    f.body[1:1] = _sentencias('if "rutas" in %s["input"]:\n'
+                              '    return error(%s["id"], "no se ha ejecutado: falta el campo \'ruta\'")' % (ll, ll))
 
 
 def _copia(f):
@@ -234,6 +288,10 @@ def _op(descripcion, diagnosticos, casas, mutar, calla=()):
     return Operador(descripcion, frozenset(diagnosticos.split()), frozenset(casas.split()), frozenset(calla), mutar)
 
 
+# Los que cambian el módulo entero, no solo la función: reciben (módulo, función).
+DEL_MODULO = {_guarda_respuestas}
+
+
 OPERADORES = {
     # El esquema.
     "sin-esquema": _op("no mira el esquema: ejecuta todas las llamadas", "ejecuta-sin-esquema", "esquema", _sin_esquema),
@@ -241,15 +299,12 @@ OPERADORES = {
     "esquema-como-resultado": _op("contesta al esquema incumplido con resultado(...)", "esquema-como-resultado",
                                   "esquema", _esquema_como_resultado, calla=["esquema"]),
     # Las excepciones.
-    "solo-un-tipo": _op("except FileNotFoundError en lugar de Exception", "captura-solo-un-tipo", "excepciones",
-                        _solo_un_tipo),
+    "sin-tipo-si-vacio": _op("str(e) también cuando está vacío: un error sin contenido", "contenido-vacio",
+                             "excepciones", _sin_tipo_si_vacio),
     "error-como-resultado": _op("contesta al fallo con resultado(...), is_error falso", "error-como-resultado",
                                 "excepciones", _error_como_resultado, calla=["ejecucion"]),
-    "repr": _op("repr(e) en lugar de str(e)", "contenido-repr", "excepciones", _texto_del_error("repr(e)")),
     "objeto": _op("la excepción misma como contenido, no su mensaje", "contenido-no-es-texto", "excepciones",
                   _texto_del_error("e")),
-    "tipo-delante": _op("el tipo de la excepción delante del mensaje", "prefijo-en-el-mensaje", "excepciones",
-                        _texto_del_error('type(e).__name__ + ": " + str(e)')),
     "no-se-ha-ejecutado": _op("«no se ha ejecutado: » delante de un fallo al ejecutar", "no-se-ha-ejecutado-al-fallar",
                               "excepciones", _texto_del_error('"no se ha ejecutado: " + str(e)')),
     "mensaje-propio": _op("un mensaje propio en lugar del de la excepción", "mensaje-cambiado", "excepciones",
@@ -257,19 +312,31 @@ OPERADORES = {
     # Una vez, sin arreglos, en su entorno.
     "reintenta": _op("reintenta tres veces la llamada que falla", "reintenta", "una-vez", _reintenta(3)),
     "dos-veces": _op("ejecuta la herramienta dos veces", "ejecuta-dos-veces", "una-vez", _dos_veces),
-    "arregla": _op("cambia rutas=[...] por ruta=... en lugar de contestar el error", "arregla-la-llamada",
+    "arregla": _op("lee el fichero de nombre más parecido si el que pide no existe", "arregla-la-llamada",
                    "sin-arreglos", _arregla),
+    # Solo arregla la forma de t1, que las pruebas ocultas no repiten: se nota en la traza, y resta allí.
+    "arregla-rutas": _op("cambia rutas=[...] por ruta=... en lugar de contestar el error", "arregla-la-llamada",
+                         "salmorejo", _arregla_rutas),
+    "cambia-la-llamada": _op("apunta en la llamada del modelo que ya la ha atendido", "cambia-la-llamada",
+                             "sin-arreglos", _cambia_la_llamada),
+    "guarda-respuestas": _op("contesta a una llamada igual a otra con lo que guardó, sin ejecutarla",
+                             "respuesta-guardada", "una-vez", _guarda_respuestas),
     "copia": _op("ejecuta la herramienta en una copia del entorno", "trabaja-en-una-copia", "escrituras", _copia),
     # Los resultados.
     "strip": _op("quita los espacios de lo que devuelve la herramienta", "resultado-cambiado", "resultados", _strip),
-    "exito-como-error": _op("contesta al éxito con error(...)", "exito-como-error", "resultados", _exito_como_error),
+    "exito-como-error": _op("contesta al éxito con error(...)", "exito-como-error", "resultados", _exito_como_error,
+                            calla=["exito"]),
     "ok-para-todo": _op("se traga lo que lance la herramienta y contesta «ok» a todo", "error-como-resultado "
                         "resultado-cambiado", "excepciones resultados", _ok_para_todo, calla=["ejecucion"]),
     # La llamada que no cumple su esquema también llega a la herramienta, que lanza TypeError, y «ok» como resultado.
     "traga-todo": _op("ni mira el esquema: ejecuta, se traga lo que lance y contesta «ok» a todo",
-                      "esquema-como-resultado error-como-resultado resultado-cambiado", "esquema excepciones resultados",
+                      "ejecuta-sin-esquema esquema-como-resultado error-como-resultado resultado-cambiado",
+                      "esquema excepciones resultados",
                       _traga_todo, calla=["esquema", "ejecucion"]),
     # Sin respuesta para las llamadas básicas.
+    "solo-un-tipo": _op("except FileNotFoundError en lugar de Exception", "solo-la-traza", "", _solo_un_tipo),
+    "solo-la-traza": _op("ni incumple ni except Exception: contesta a mano a los dos fallos de la traza",
+                         "solo-la-traza", "", _solo_la_traza),
     "sin-try": _op("sin try: la excepción de la herramienta sale de ejecutar", "lanza-al-fallar", "", _sin_try),
     "relanza": _op("relanza el fallo envuelto en un RuntimeError", "lanza-otra-excepcion", "", _relanza),
     "sin-return": _op("olvida el return del except: sigue y usa una variable sin valor", "lanza-tu-codigo", "",
@@ -282,10 +349,20 @@ OPERADORES = {
 
 # Dos equivocaciones juntas: una de cada cláusula, de dos en dos; tres con una clase de fallo que
 # nunca vuelve como error; y una que no contesta con otra que sí.
-UNA_POR_CLAUSULA = ["sin-prefijo", "repr", "reintenta", "arregla", "strip", "copia"]
+UNA_POR_CLAUSULA = ["sin-prefijo", "objeto", "reintenta", "arregla", "strip", "copia"]
 PAREJAS = [*itertools.combinations(UNA_POR_CLAUSULA, 2),
            ("esquema-como-resultado", "error-como-resultado"),  # la otra medida de la issue 20
-           ("sin-esquema", "mensaje-propio"), ("esquema-como-resultado", "repr"), ("errata", "repr")]
+           ("sin-esquema", "mensaje-propio"), ("esquema-como-resultado", "objeto"), ("errata", "objeto"),
+           ("cambia-la-llamada", "guarda-respuestas"), ("exito-como-error", "sin-prefijo"),
+           ("exito-como-error", "copia")]
+
+
+# Lo que una pareja añade a lo que nombran sus dos operadores por separado.
+DE_LA_PAREJA = {
+    # Sin mirar el esquema, a la llamada que no lo cumple también le llega el mensaje propio: en la traza, el
+    # motivo del esquema no aparece (el de una llamada que sí se ha ejecutado, con lo que escribe, es el otro).
+    ("sin-esquema", "mensaje-propio"): {"motivo-cambiado"},
+}
 
 
 class Mutante(NamedTuple):
@@ -300,7 +377,8 @@ def mutar(nombres):
     modulo = ast.parse(REFERENCIA)
     f = _uno([n for n in modulo.body if isinstance(n, ast.FunctionDef) and n.name == "ejecutar"], "def ejecutar")
     for nombre in nombres:
-        OPERADORES[nombre].mutar(f)
+        mutar_ = OPERADORES[nombre].mutar
+        mutar_(modulo, f) if mutar_ in DEL_MODULO else mutar_(f)
     ast.fix_missing_locations(modulo)
     return ast.unparse(modulo) + "\n"
 
@@ -322,8 +400,12 @@ def _diagnosticos(nombres):
     if puerta:  # la puerta solo dice por qué no contesta; lo demás no llega a mirarse
         return set(puerta[0].diagnosticos)
     nombres_ = set().union(*(op.diagnosticos for op in ops))
-    if any(op.calla for op in ops):
+    nombres_ |= DE_LA_PAREJA.get(tuple(nombres), set())
+    callan = set().union(*(op.calla for op in ops))
+    if callan & {"esquema", "ejecucion"}:  # la cláusula de la idea dice lo primero que ve
         nombres_.add("nunca-avisa")
+    elif callan:
+        nombres_.add("todo-es-error")
     return nombres_
 
 

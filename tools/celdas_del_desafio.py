@@ -38,6 +38,7 @@ assert entorno_de_prueba == ENTORNO, "La conversación del salmorejo no debe cam
 print("✔ La conversación del salmorejo llega al final con tu ejecutar, y los ficheros siguen igual.")''',
     "ejecutar-excepciones": '''
 from harness.aula import NoPasa, en_prueba
+from harness.revision import cuenta_el_fallo
 
 
 class DiscoQueFalla(dict):
@@ -57,10 +58,10 @@ for fallo in (PermissionError("no tienes permiso para leer 'lista.txt'"), ValueE
         raise NoPasa("leer no ha llegado a lanzar %s: tu ejecutar le ha pasado otro entorno (¿una copia?).\\n"
                      "La herramienta trabaja en el mismo entorno que recibe ejecutar (regla 6 del contrato)."
                      % type(fallo).__name__)
-    if observacion != error("v1", str(fallo)):
-        raise NoPasa("cuando leer lanza %s, debería llegar %s\\ny ha llegado %s."
-                     % (type(fallo).__name__, muestra(error("v1", str(fallo))), muestra(observacion)))
-print("✔ Con PermissionError y con ValueError, tu ejecutar contesta con un error y el mensaje tal cual.")''',
+    if not cuenta_el_fallo(observacion, fallo):  # un error cuyo texto lleva el mensaje de la excepción
+        raise NoPasa("cuando leer lanza %s, debería llegar un error que diga %r\\ny ha llegado %s."
+                     % (type(fallo).__name__, str(fallo), muestra(observacion)))
+print("✔ Con PermissionError y con ValueError, tu ejecutar contesta con un error que dice qué ha pasado.")''',
 }
 
 
@@ -68,27 +69,26 @@ print("✔ Con PermissionError y con ValueError, tu ejecutar contesta con un err
 # (la numeración de la lección y de `revisar`, harness.revision.REGLA).
 COMENTARIOS = {
     "ejecutar-salmorejo": "# Prueba visible, con todas las reglas del contrato: la conversación del salmorejo, entera, por el\n"
-                          "# bucle con tu ejecutar. Si tu ejecutar deja salir una excepción, o el modelo guionizado recibe\n"
-                          "# algo que no espera, lo dice en pocas líneas.\n",
+                          "# bucle con tu ejecutar. Si tu ejecutar deja salir una excepción, tarda más de un segundo en una\n"
+                          "# llamada o el modelo guionizado recibe algo que no espera, lo dice en pocas líneas.\n",
     "ejecutar-esquema": "# Prueba oculta, regla 2 del contrato: llamadas que no cumplen su esquema (una herramienta que no\n"
                         "# existe, un campo que falta o que sobra, un tipo equivocado). Comprueba que no se ejecutan, que no\n"
                         "# tocan el entorno y que su error da el motivo exacto.\n",
     "ejecutar-excepciones": "# Prueba visible, regla 3 del contrato: leer, en un disco que falla al leer un fichero que sí existe,\n"
-                            "# con excepciones que no son FileNotFoundError. Tu ejecutar tiene que contestar igual: un error con\n"
-                            "# el mensaje de la excepción, tal cual.\n"
-                            "# Al corregir se añaden pruebas ocultas: herramientas que lanzan excepciones de tipos distintos,\n"
-                            "# algunas sin mensaje y otras con varios argumentos. Cada una debe volver como error con el\n"
-                            "# mensaje de la excepción, tal cual (sin mensaje, al menos el nombre de su tipo), y ninguna\n"
-                            "# debe salir de ejecutar.\n",
-    "ejecutar-una-vez": "# Prueba oculta, regla 5 del contrato: cuenta cuántas veces se llama a la función de la herramienta en\n"
-                        "# cada llamada (mirar el entorno no cuenta). Comprueba que se ejecuta una vez como mucho, también\n"
-                        "# cuando falla: repetir es cosa del modelo.\n",
+                            "# con excepciones que no son FileNotFoundError. Tu ejecutar tiene que contestar igual: un error\n"
+                            "# cuyo texto lleva el mensaje de la excepción.\n"
+                            "# Al corregir se añaden pruebas ocultas: las cuatro herramientas en discos que fallan con\n"
+                            "# excepciones de tipos distintos, algunas sin mensaje (entonces el texto dice su tipo) y otras\n"
+                            "# con varios argumentos. Ninguna debe salir de ejecutar.\n",
+    "ejecutar-una-vez": "# Prueba oculta, regla 5 del contrato: cuenta cuántas veces ve el entorno el trabajo de la herramienta\n"
+                        "# en cada llamada (leer su fichero, recorrer las rutas, escribir; mirar si un fichero está no cuenta).\n"
+                        "# Comprueba que se ejecuta, y una vez como mucho, también cuando falla: repetir es cosa del modelo.\n",
     "ejecutar-sin-arreglos": "# Prueba oculta, regla 6 del contrato: llamadas que invitan a arreglarlas (un campo con otro nombre,\n"
-                             "# un fichero con una errata). Comprueba que ejecutar no ejecuta nada distinto de lo que ha pedido\n"
-                             "# el modelo.\n",
+                             "# un fichero con una errata). Comprueba que ejecutar no hace en el entorno nada distinto de lo que\n"
+                             "# ha pedido el modelo, y que no cambia el diccionario de la llamada.\n",
     "ejecutar-resultados": "# Prueba oculta, regla 4 del contrato: llamadas que salen bien. Comprueba que lo que devuelve la\n"
-                           "# herramienta llega tal cual y que el tool_result tiene exactamente la forma acordada (un dict, con\n"
-                           "# is_error como booleano).\n",
+                           "# herramienta llega tal cual (también con espacios a los lados, o si parece un error), y que el\n"
+                           "# tool_result tiene exactamente la forma acordada (un dict, con is_error como booleano).\n",
     "ejecutar-escrituras": "# Prueba oculta, regla 6 del contrato: llamadas a escribir. Comprueba que lo escrito queda en el\n"
                            "# entorno que recibe ejecutar, no en una copia.\n",
     "ejecutar-guiones": "# Prueba oculta, con todas las reglas del contrato: otras conversaciones guionizadas que no has visto,\n"

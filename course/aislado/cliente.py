@@ -14,8 +14,7 @@ from pathlib import Path
 
 from course import RAIZ, limites
 from course.calificacion import Suspenso
-from harness import muestra
-from harness.revision import NoCumple
+from harness.revision.vigilancia import OPERACIONES, Agotado, en_segundos, operar
 
 from . import jaula, protocolo, servidor
 from .reloj import Espera, Plazo
@@ -65,10 +64,19 @@ def _excepcion(respuesta):
         raise Suspenso(NO_SE_ENTIENDE) from None
 
 
-def en_segundos(x):
-    """Unos segundos como se escriben en español, con una décima como mucho: «1 segundo», «0,5 segundos»."""
-    x = round(x, 1)
-    return "1 segundo" if x == 1 else "%s segundos" % ("%g" % x).replace(".", ",")
+def _igualar(destino, fuente):
+    """Deja `destino` (un dict o una lista) igual que `fuente`, cambiándolo en su sitio y por dentro: así
+    queda la llamada del corrector como la ha dejado `ejecutar` en la jaula."""
+    if type(destino) is type(fuente) is dict:
+        for clave in [c for c in destino if c not in fuente]:
+            del destino[clave]
+        for clave, valor in fuente.items():
+            if clave in destino and type(destino[clave]) in (dict, list) and type(valor) is type(destino[clave]):
+                _igualar(destino[clave], valor)
+            else:
+                destino[clave] = valor
+    elif type(destino) is type(fuente) is list:
+        destino[:] = fuente
 
 
 class CodigoAislado:
@@ -77,11 +85,11 @@ class CodigoAislado:
     Es una `RespuestaAparte` de course/calificacion.py: las comprobaciones lo reciben entero, y dicen
     aparte por qué no se ha podido cargar.
 
-    El tiempo, con los topes de course/limites.py: cada llamada tiene el suyo, más corto en cuanto una
-    se ha quedado sin tiempo (una respuesta que no termina no se vuelve a pagar entera), y todas las de
-    la entrega juntas tienen `tiempo` segundos como mucho, contados desde la primera orden. Lo que la
-    jaula y el corrector esperan a que les toque una CPU no se cobra, ni lo que trabaja el corrector
-    mientras tanto (course/aislado/reloj.py).
+    El tiempo, con los topes de course/limites.py: cada llamada tiene el suyo, el que dice la lección
+    (LLAMADA), y todas las de la entrega juntas tienen `tiempo` segundos como mucho, contados desde la
+    primera orden: más de lo que gastan todas las llamadas de la corrección si cada una cumple su tope.
+    Lo que la jaula y el corrector esperan a que les toque una CPU no se cobra, ni lo que trabaja el
+    corrector mientras tanto (course/aislado/reloj.py).
     """
 
     # La alarma de respaldo del corrector de confianza (course/calificacion.py) para una llamada: la jaula
@@ -97,7 +105,6 @@ class CodigoAislado:
         self.tiempo = tiempo
         self._espera = Espera()      # lo que no se cobra: la espera por la CPU, y el trabajo de este hilo
         self._entrega = None         # el plazo de toda la entrega (empieza con la primera orden)
-        self.agotada = False         # si alguna llamada a ejecutar se ha quedado ya sin tiempo
 
     def __enter__(self):
         return self
@@ -201,15 +208,10 @@ class CodigoAislado:
             return {"excepcion": de_excepcion(e)}
         if not isinstance(pedido.get("op"), str):
             return {"excepcion": de_excepcion(RuntimeError("operación no permitida"))}
-        operaciones = {"contiene": lambda: a[0] in entorno, "lee": lambda: entorno[a[0]],
-                       "escribe": lambda: entorno.__setitem__(a[0], a[1]), "borra": lambda: entorno.__delitem__(a[0]),
-                       "claves": lambda: list(entorno), "cuantos": lambda: len(entorno),
-                       # una herramienta va a correr: el entorno espía de la comprobación la apunta
-                       "corre": lambda: getattr(entorno, "corre", lambda *_: None)(*a)}
-        if entorno is None or pedido["op"] not in operaciones:
+        if entorno is None or pedido["op"] not in OPERACIONES:
             return {"excepcion": de_excepcion(RuntimeError("operación no permitida"))}
-        try:
-            return {"ok": codificar(operaciones[pedido["op"]]())}
+        try:  # en el entorno de la comprobación, que la apunta (harness.revision.vigilancia)
+            return {"ok": codificar(operar(entorno, pedido["op"], *a))}
         except Exception as e:
             # El fallo que pone la prueba es un objeto de los casos ocultos, el mismo para toda la clase: con
             # su traza guardaría estos marcos (y lo que la respuesta ha mandado en ellos) de una entrega a otra.
@@ -231,9 +233,14 @@ class CodigoAislado:
         return min(segundos, queda)
 
     def _sin_tiempo(self, que_ha_pasado):
-        """El Suspenso de cuando se acaba el tiempo de la entrega: no se achaca a ninguna equivocación."""
-        return Suspenso("Se ha acabado el tiempo de las comprobaciones de tu entrega (%s entre todas) y %s. "
-                        "¿Tarda mucho tu ejecutar en cada llamada?" % (en_segundos(self.tiempo), que_ha_pasado))
+        """El Suspenso de cuando se acaba el tiempo de la entrega: no se achaca a ninguna equivocación, y lo
+        explica todo lo que ya no se ha podido probar (se dice una vez: `comun`)."""
+        s = Suspenso("Se ha acabado el tiempo de las comprobaciones de tu entrega (%s entre todas sus llamadas a "
+                     "ejecutar, además de %s para cada una) y %s. ¿Tarda tu ejecutar cerca de %s en cada llamada?"
+                     % (en_segundos(self.tiempo), en_segundos(limites.LLAMADA), que_ha_pasado,
+                        en_segundos(limites.LLAMADA)))
+        s.comun = "tiempo"
+        return s
 
     def cargar(self):
         """Carga la respuesta en la jaula (una vez por jaula); devuelve por qué no se puede cargar, o None."""
@@ -258,37 +265,23 @@ class CodigoAislado:
         return self.error_al_cargar
 
     def ejecutar(self, llamada, entorno):
-        """El `ejecutar` del estudiante, visto desde aquí. Lo que lance llega como `Lanzada`."""
-        pedido = limites.LLAMADA_AGOTADA if self.agotada else limites.LLAMADA
-        self._tope(pedido)  # si a la entrega no le queda tiempo, ni se vuelve a cargar la respuesta
+        """El `ejecutar` del estudiante, visto desde aquí. Lo que lance llega como `Lanzada`; si no termina a
+        tiempo, Agotado (harness.revision.vigilancia, que dice qué ha pasado). Si ha cambiado la llamada,
+        `llamada` cambia igual."""
+        self._tope(limites.LLAMADA)  # si a la entrega no le queda tiempo, ni se vuelve a cargar la respuesta
         if self.cargar() is not None:
             raise Suspenso("Tu celda de respuesta da error al ejecutarse: %s" % self.error_al_cargar)
-        tope = self._tope(pedido)
+        tope = self._tope(limites.LLAMADA)
         try:
             respuesta = self._pide({"llamada": codificar(llamada)}, tope, entorno)
         except TimeoutError:
-            if tope < pedido:
+            if tope < limites.LLAMADA:
                 # Se ha cortado en lo que le quedaba a la entrega, no en el tope de una llamada: que no
                 # haya acabado a tiempo no dice nada de esta llamada (podía faltarle una décima).
-                self.agotada = True
                 raise self._sin_tiempo("esta se ha cortado a medias") from None
-            if self.agotada:
-                porque = " Como ya se había quedado sin tiempo con otra llamada, esta vez ha tenido menos."
-            else:
-                porque = ""
-            self.agotada = True
-            # Si la herramienta se ha ejecutado más de una vez antes de agotarse el tiempo, es que reintenta.
-            veces = len(getattr(entorno, "ejecuciones", []))
-            diagnostico = "reintenta" if veces > 1 else "no-termina"
-            mensaje = ("ejecutar no ha terminado en %s con la llamada %s%s.%s\n"
-                       "¿Hay un bucle que repite la llamada? La herramienta se ejecuta una vez como mucho."
-                       % (en_segundos(tope), muestra(llamada),
-                          ", y la herramienta se ha ejecutado %d veces" % veces if veces > 1 else "", porque))
-            raise Suspenso(str(NoCumple(mensaje, diagnostico)), [diagnostico]) from None
-        except BaseException as e:
-            if not isinstance(e, Exception):  # la alarma de respaldo de calificacion.py, o una interrupción
-                self.agotada = True
-            raise
+            raise Agotado(tope) from None
+        if "llamada" in respuesta:
+            _igualar(llamada, _dato(respuesta["llamada"]))
         if "falta" in respuesta:
             raise Suspenso("No encuentro tu función ejecutar. ¿Ha dado error la celda de tu respuesta?")
         if "excepcion" in respuesta:

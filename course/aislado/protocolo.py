@@ -5,9 +5,10 @@ course/limites.py y nada más del curso: por eso solo usa la biblioteca estánda
 
 Los mensajes. El corrector manda `{"cargar": código}`, `{"valor": código, "nombre": n}` o
 `{"llamada": dato}`; la jaula contesta `{"listo": true}` al arrancar, `{"hecho": true}`,
-`{"devuelve": dato}`, `{"falta": nombre}` o `{"excepcion": excepción}`. Mientras corre una llamada, la
-jaula pregunta por el entorno con `{"op": operación, "argumentos": [dato, ...]}` y el corrector
-contesta `{"ok": dato}` o `{"excepcion": excepción}`.
+`{"devuelve": dato}`, `{"falta": nombre}` o `{"excepcion": excepción}`; a una llamada, también con
+`"llamada": dato`, la llamada tal como la ha dejado `ejecutar`. Mientras corre una llamada, la jaula
+pregunta por el entorno con `{"op": operación, "argumentos": [dato, ...]}` (las operaciones de
+harness.revision.vigilancia.OPERACIONES) y el corrector contesta `{"ok": dato}` o `{"excepcion": excepción}`.
 
 Un dato es un valor de Python que viaja con su tipo: `{"v": x}` (str, int, float, bool, None),
 `{"list": [...]}`, `{"tuple": [...]}`, `{"set": [...]}`, `{"frozenset": [...]}` y

@@ -2,15 +2,16 @@
 
 Corre dentro de bubblewrap, sin ver el curso: solo la biblioteca estándar, harness, este fichero,
 el protocolo y los topes (course/aislado/protocolo.py, course/limites.py). Habla con el corrector,
-que está fuera, con los mensajes del protocolo. El entorno que recibe `ejecutar` no está aquí: cada
-vez que una herramienta lo mira o lo cambia, se le pregunta al corrector, que es quien lo tiene
-y quien cuenta lo que le pasa.
+que está fuera, con los mensajes del protocolo. El entorno que recibe `ejecutar` no está aquí: es la
+misma vista que en el cuaderno (harness.revision.vigilancia.Entorno), y cada operación que se le hace
+se le pide al corrector, que es quien lo tiene y quien apunta lo que le pasa. Después de cada llamada,
+la jaula devuelve también la llamada tal como ha quedado: si `ejecutar` la ha cambiado, el corrector
+cambia la suya igual.
 """
 
 import linecache
 import os
 import sys
-from collections.abc import MutableMapping
 
 from course import limites
 
@@ -46,45 +47,15 @@ class Canal:
         return mensaje(leida)
 
 
-class EntornoRemoto(MutableMapping):
-    """El entorno que ve `ejecutar`: cada operación se la pregunta al corrector."""
-
-    def __init__(self, canal):
-        self._canal = canal
-
-    def _op(self, op, *argumentos):
-        self._canal.enviar({"op": op, "argumentos": [codificar(a) for a in argumentos]})
-        respuesta = self._canal.recibir()
+def operar_en_el_corrector(canal):
+    """La función que hace una operación del entorno: se la pide al corrector y espera su respuesta."""
+    def operar(op, *argumentos):
+        canal.enviar({"op": op, "argumentos": [codificar(a) for a in argumentos]})
+        respuesta = canal.recibir()
         if "excepcion" in respuesta:
             raise a_excepcion(respuesta["excepcion"])
         return decodificar(respuesta["ok"])
-
-    def __contains__(self, clave):
-        return self._op("contiene", clave)
-
-    def __getitem__(self, clave):
-        return self._op("lee", clave)
-
-    def __setitem__(self, clave, valor):
-        self._op("escribe", clave, valor)
-
-    def __delitem__(self, clave):
-        self._op("borra", clave)
-
-    def __iter__(self):
-        return iter(self._op("claves"))
-
-    def __len__(self):
-        return self._op("cuantos")
-
-
-_EN_CURSO = []  # el entorno remoto de la llamada que se está contestando
-
-
-def _corre(nombre, argumentos, entorno):
-    """Una herramienta va a correr: el corrector la apunta (y puede hacerla fallar, que es como prueba las excepciones)."""
-    if _EN_CURSO:
-        _EN_CURSO[0]._op("corre", nombre, argumentos, entorno is _EN_CURSO[0])
+    return operar
 
 
 RESPUESTA = "<tu respuesta>"  # el nombre de fichero del código de la respuesta, en sus trazas
@@ -106,8 +77,8 @@ def main():
     sys.setrecursionlimit(limites.RECURSION_EN_LA_JAULA)
     espacio = None
     import harness.salmorejo  # noqa: F401 (cargado ya, el tope de la carga de una respuesta es solo para ella)
-    from harness.revision.vigilancia import origen, vigilar
-    vigilar([], _corre)  # para toda la vida de la jaula: el código del estudiante ve ya las herramientas vigiladas
+    from harness.revision.vigilancia import Entorno, origen
+    entorno = Entorno(operar_en_el_corrector(canal))
     canal.enviar({"listo": True})
     while True:
         orden = canal.recibir()
@@ -124,19 +95,17 @@ def main():
                 if not callable(ejecutar):
                     canal.enviar({"falta": "ejecutar"})
                     continue
-                _EN_CURSO[:] = [EntornoRemoto(canal)]
+                ll = decodificar(orden["llamada"])
                 try:
-                    obs = ejecutar(decodificar(orden["llamada"]), _EN_CURSO[0])
+                    obs = ejecutar(ll, entorno)
                 except Exception as e:  # con la línea de la respuesta que la ha lanzado, si es suya
                     try:
                         donde = origen(e, RESPUESTA)
                     except BaseException:
                         donde = None
-                    canal.enviar({"excepcion": de_excepcion(e, donde)})
+                    canal.enviar({"excepcion": de_excepcion(e, donde), "llamada": codificar(ll)})
                     continue
-                finally:
-                    _EN_CURSO.clear()
-                canal.enviar({"devuelve": codificar(obs)})
+                canal.enviar({"devuelve": codificar(obs), "llamada": codificar(ll)})
         except BaseException as e:  # también SystemExit y KeyboardInterrupt: el corrector decide
             canal.enviar({"excepcion": de_excepcion(e)})
 

@@ -8,12 +8,12 @@ para las respuestas sin comillas.
 """
 
 from .claude import ModeloClaude, conversar, guion_desde, que_falta
-from .ejercicios import (Escapada, NoPasa, comprobar_clases, comprobar_contestacion, comprobar_criterio, como_herramienta,
-                         en_prueba)
+from .ejercicios import (Escapada, NoPasa, NoTermina, comprobar_clases, comprobar_contestacion, comprobar_criterio,
+                         como_herramienta, en_prueba)
 from .mostrar import codigo
 from .prediccion import predice
 from .widgets import al_pulsar, explorador, visor
 
 __all__ = ["visor", "explorador", "al_pulsar", "predice", "codigo", "comprobar_contestacion", "comprobar_clases",
-           "comprobar_criterio", "como_herramienta", "en_prueba", "NoPasa", "Escapada", "ModeloClaude", "guion_desde",
-           "conversar", "que_falta"]
+           "comprobar_criterio", "como_herramienta", "en_prueba", "NoPasa", "NoTermina", "Escapada", "ModeloClaude",
+           "guion_desde", "conversar", "que_falta"]

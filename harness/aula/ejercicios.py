@@ -241,14 +241,45 @@ class Escapada(NoPasa):
     """Una excepción que ha salido de `ejecutar`."""
 
 
+class NoTermina(NoPasa):
+    """Una llamada a `ejecutar` que no ha terminado en su tiempo."""
+
+
 def en_prueba(ejecutar):
-    """`ejecutar` tal cual, salvo que, si deja salir una excepción, lanza Escapada: cuál, con qué llamada y dónde."""
+    """`ejecutar` en una prueba: cada llamada tiene el tope de tiempo de `revisar` (si no termina, NoTermina), y
+    si deja salir una excepción, lanza Escapada: cuál, con qué llamada y dónde. Un error que dice lo que ha
+    lanzado la herramienta de otra manera que admite el contrato (con su tipo delante, con repr) le llega al
+    modelo guionizado como lo tiene su guion, error(id, str(e))."""
+    from ..revision import SEGUNDOS, cuenta_el_fallo
+    from ..revision.vigilancia import Agotado, en_segundos, tope
+
     def a_prueba(llamada, entorno):
+        lanzada = _lo_que_lanza(llamada, entorno)
         try:
-            return ejecutar(llamada, entorno)
+            with tope(SEGUNDOS):
+                obs = ejecutar(llamada, entorno)
+        except Agotado:
+            raise NoTermina("tu ejecutar no ha terminado en %s con la llamada %s.\n¿Repite la llamada que falla? "
+                            "Cada llamada tiene %s, como en revisar y al corregir, y la herramienta se ejecuta una "
+                            "vez como mucho: repetir es cosa del modelo."
+                            % (en_segundos(SEGUNDOS), muestra(llamada), en_segundos(SEGUNDOS))) from None
         except Exception as e:
             raise Escapada(_escapada(e, llamada, ejecutar)) from e
+        if lanzada is not None and obs != error(llamada["id"], str(lanzada)) and cuenta_el_fallo(obs, lanzada):
+            return error(llamada["id"], str(lanzada) or type(lanzada).__name__)
+        return obs
     return a_prueba
+
+
+def _lo_que_lanza(llamada, entorno):
+    """La excepción que lanzaría la herramienta de `llamada` en una copia de `entorno`, si cumple su esquema; o None."""
+    if incumple(llamada) is not None:
+        return None
+    try:
+        FUNCIONES[llamada["name"]](dict(entorno), **llamada["input"])
+    except Exception as e:
+        return e
+    return None
 
 
 def _escapada(e, llamada, ejecutar):

@@ -1,51 +1,23 @@
 """La lista de comprobación del cuaderno: `revisar(ejecutar)`, con unos casos de muestra.
 
 Imprime una línea ✔ o ✘ por cláusula (en lo que lee el estudiante, «comprobación»), con las mismas
-cláusulas y la misma forma de puntuar que al corregir; el corrector usa otros casos y otras
-conversaciones, que no están aquí.
+cláusulas, la misma forma de puntuar y el mismo tope de tiempo por llamada que al corregir; el
+corrector usa otros casos, hechos igual con otra semilla.
 """
 
-from ..bloques import error, llamada, resultado, texto
 from ..entorno import ENTORNO
 from ..salmorejo import FINAL, INICIO, RESPUESTAS, VISTO
+from .casos import generar
 from .clausulas import CLAUSULAS, PRUEBAS, REGLA
 from .reglas import enumerar, nombrada, reglas, repasar, sin_puntos
 from .vigilancia import SEGUNDOS, probar
 
 
-# Los casos de muestra de la lista de comprobación (al corregir se usan otros).
+# Los casos de muestra de la lista de comprobación, de una semilla pública (al corregir se usa otra).
 
+SEMILLA = 2026
 SALMOREJO = [(INICIO, RESPUESTAS, VISTO, 10, ("fin", FINAL), ENTORNO)]
-
-MUESTRA = {
-    "contesta": [llamada("m1", "leer", ruta="notas/cena.txt"), llamada("m2", "leer", ruta="recetas/paella.txt"),
-                 llamada("m3", "leer", ficheros=["lista.txt"])],
-    "avisa": [(llamada("m3", "leer", ficheros=["lista.txt"]), None), (llamada("m4", "abrir", ruta="lista.txt"), None),
-              (llamada("m2", "leer", ruta="recetas/paella.txt"), None),
-              (llamada("m8", "listar", carpeta="recetas/gazpacho.txt"),
-               NotADirectoryError("recetas/gazpacho.txt no es una carpeta"))],
-    "esquema": [llamada("m4", "abrir", ruta="lista.txt"), llamada("m5", "buscar", patron=3),
-                llamada("m6", "listar", carpeta="recetas/", orden="alfabético")],
-    "excepciones": [(llamada("m7", "leer", ruta="recetas/paella.txt"), None),
-                    (llamada("m8", "listar", carpeta="recetas/gazpacho.txt"),
-                     NotADirectoryError("recetas/gazpacho.txt no es una carpeta")),
-                    (llamada("m9", "buscar", patron="sal"), MemoryError())],
-    "una-vez": [(llamada("m10", "leer", ruta="recetas/paella.txt"), None),
-                (llamada("m11", "escribir", ruta="notas/cena.txt", contenido="Somos ocho."), ConnectionError("sin red")),
-                (llamada("m12", "listar", carpeta="notas/"), None)],
-    "sin-arreglos": [llamada("m13", "leer", rutas=["notas/cena.txt"]), llamada("m14", "leer", ruta="recetas/gaspacho.txt"),
-                     llamada("m18", "listar", carpeta="notas")],
-    "resultados": [(llamada("m15", "buscar", patron="paella"), ENTORNO),
-                   (llamada("m16", "leer", ruta="notas/compra.txt"), dict(ENTORNO, **{"notas/compra.txt": "huevos\n\n"}))],
-    "escrituras": [llamada("m17", "escribir", ruta="notas/cena.txt", contenido="Somos ocho.")],
-    "salmorejo": SALMOREJO,
-    "guiones": [([INICIO[0], ("usuario", "¿Qué lleva el gazpacho?")],
-                 [[llamada("g1", "leer", ruta="gazpacho.txt"), llamada("g2", "listar", carpeta="recetas/")],
-                  [texto("Lleva tomates, pepino y pimiento.")]],
-                 [[error("g1", "no existe el fichero 'gazpacho.txt'"),
-                   resultado("g2", "recetas/gazpacho.txt\nrecetas/tortilla.txt")], None],
-                 5, ("fin", "Lleva tomates, pepino y pimiento."), ENTORNO)],
-}
+MUESTRA = dict(generar(SEMILLA), salmorejo=SALMOREJO)
 
 
 def revisar(ejecutar, casos=MUESTRA, segundos=SEGUNDOS):

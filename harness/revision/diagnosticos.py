@@ -49,10 +49,10 @@ DIAGNOSTICOS = {
         "sin que sea culpa tuya es la función de la herramienta, y por eso su llamada va dentro del try.",
         None, _CONTRATO),
     "lanza-otra-excepcion": Diagnostico(
-        "vuelve a lanzar la excepción al tratar el fallo",
-        "Relanzar la excepción de la herramienta, aunque sea envuelta en otra o con más contexto, deja la "
-        "llamada sin su observación. De ejecutar no debe salir ninguna excepción: lo que falla vuelve como "
-        "error(id, str(e)).",
+        "lanza una excepción propia en lugar de contestar",
+        "Un raise en ejecutar deja la llamada sin su observación, también si envuelve el fallo de la herramienta en "
+        "otra excepción o le añade contexto. De ejecutar no debe salir ninguna excepción: lo que falla vuelve "
+        "como error(id, texto), y el bucle sigue.",
         None, _CONTRATO),
     "no-contesta": Diagnostico(
         "devuelve None en lugar de una observación",
@@ -64,6 +64,12 @@ DIAGNOSTICOS = {
         "La observación es un dict con type, tool_use_id (el id de la llamada), content e is_error (True o "
         "False), y nada más. resultado(id, …) y error(id, …) ya tienen esa forma.",
         None, _CONTRATO),
+    "solo-la-traza": Diagnostico(
+        "solo contesta a los fallos que tienen la forma de los de la traza",
+        "La traza del salmorejo trae un ejemplo de cada clase de fallo, no la lista de los que pueden pasar. "
+        "Cualquier llamada que no cumple su esquema se contesta con el motivo que da incumple, y cualquier "
+        "excepción de la herramienta, sea del tipo que sea, con error(id, str(e)): captura Exception.",
+        None, _FALLAR),
     "no-termina": Diagnostico(
         "no termina con alguna llamada",
         "ejecutar contesta enseguida. ¿Hay un bucle que repite la llamada? La herramienta se ejecuta una vez "
@@ -77,6 +83,12 @@ DIAGNOSTICOS = {
         "motivo) y la herramienta que lanza (el mensaje de la excepción). Si un fallo le llega como un "
         "resultado normal, o con un texto que no dice qué ha pasado, el modelo no se entera y no puede "
         "corregir la llamada, pedir otra cosa ni avisar al usuario.",
+        None, _FALLAR),
+    "todo-es-error": Diagnostico(
+        "contesta con un error también lo que sale bien",
+        "is_error es lo que separa un fallo de un resultado: si todo llega como error, el modelo no distingue lo "
+        "que ha salido bien de lo que no. Lo que devuelve la herramienta va en resultado(id, lo_devuelto), con "
+        "is_error a False.",
         None, _FALLAR),
     # Las de cada cláusula.
     "ejecuta-sin-esquema": Diagnostico(
@@ -104,16 +116,12 @@ DIAGNOSTICOS = {
         "las demás excepciones siguen saliendo de ejecutar. Lance lo que lance la función, la llamada vuelve "
         "como error: captura Exception.",
         "excepciones", _CONTRATO),
-    "contenido-repr": Diagnostico(
-        "pone repr(e) como contenido del error",
-        "repr(e) añade el nombre de la clase y las comillas. El contenido es el mensaje, str(e), tal cual: es "
-        "lo que el modelo lee para decidir qué hacer.",
-        "excepciones", _FALLAR),
-    "prefijo-en-el-mensaje": Diagnostico(
-        "antepone algo al mensaje de la excepción",
-        "El mensaje va solo, sin el tipo ni un «Error:» delante: is_error ya dice que ha fallado, y el texto es "
-        "el de la herramienta.",
-        "excepciones", _FALLAR),
+    "contenido-vacio": Diagnostico(
+        "deja vacío el contenido del error",
+        "Hay excepciones sin mensaje: con ellas, str(e) es un texto vacío, y la API de Mensajes rechaza un "
+        "tool_result de error sin contenido. Cuando str(e) está vacío, di al menos qué excepción ha sido: "
+        "str(e) or type(e).__name__.",
+        "excepciones", _CONTRATO),
     "no-se-ha-ejecutado-al-fallar": Diagnostico(
         "dice “no se ha ejecutado” de un error que surgió al ejecutar",
         "«no se ha ejecutado: » es solo para las llamadas que no cumplen su esquema. Si la función ha lanzado, "
@@ -127,12 +135,13 @@ DIAGNOSTICOS = {
         "excepciones", _FALLAR),
     "contenido-no-es-texto": Diagnostico(
         "el contenido del error no es el texto del mensaje",
-        "El modelo recibe texto: str(e), no la excepción ni una lista de bloques.",
+        "El contenido del error es un texto, el de str(e): ni la excepción misma, ni sus argumentos, ni una lista de "
+        "bloques.",
         "excepciones", _FALLAR),
     "mensaje-cambiado": Diagnostico(
         "cambia el mensaje de la excepción",
-        "El modelo necesita el mensaje de la herramienta tal cual, str(e) (si no tiene, al menos el nombre de su "
-        "tipo): es lo que le dice qué ha fallado.",
+        "El texto del error lleva el mensaje de la excepción, str(e), que es lo que le dice al modelo qué ha "
+        "fallado (puede llevar algo más, como el tipo); si el mensaje está vacío, el tipo de la excepción.",
         "excepciones", _FALLAR),
     "reintenta": Diagnostico(
         "repite la llamada que ha fallado",
@@ -149,10 +158,21 @@ DIAGNOSTICOS = {
         "La observación de una llamada que cumple su esquema sale de ejecutar su herramienta: lo que devuelve, "
         "o lo que lanza. Sin ejecutarla, el modelo recibe algo que no ha pasado.",
         "una-vez", _CONTRATO),
+    "respuesta-guardada": Diagnostico(
+        "contesta con lo que guardó de una llamada igual, sin ejecutar la herramienta",
+        "Cada llamada se contesta ejecutándola: entre una llamada y otra igual el entorno puede haber cambiado, o "
+        "fallar ahora. Una respuesta guardada de antes le cuenta al modelo lo que pasó entonces, no lo que pasa.",
+        "una-vez", _CONTRATO),
     "arregla-la-llamada": Diagnostico(
         "arregla la llamada por su cuenta",
         "Si la llamada no cumple su esquema o pide un fichero que no existe, el harness no adivina lo que "
         "quería el modelo (otro campo, un fichero parecido): contesta con el error y el modelo decide.",
+        "sin-arreglos", _DECIDE),
+    "cambia-la-llamada": Diagnostico(
+        "cambia el diccionario de la llamada que ha hecho el modelo",
+        "La llamada es parte de la conversación: el bucle la guarda en el turno del modelo y se la vuelve a mandar "
+        "en el siguiente. Si ejecutar la cambia, el modelo ve otra llamada que la que hizo. Léela sin tocarla; si "
+        "necesitas otra, haz una copia.",
         "sin-arreglos", _DECIDE),
     "resultado-cambiado": Diagnostico(
         "cambia lo que devuelve la herramienta",
@@ -161,7 +181,8 @@ DIAGNOSTICOS = {
         "resultados", _CONTRATO),
     "exito-como-error": Diagnostico(
         "contesta con un error cuando la herramienta ha salido bien",
-        "Si la función devuelve, la observación es resultado(id, lo que devuelve), con is_error a False.",
+        "Si la función devuelve, ha salido bien, también si lo que devuelve dice que no ha encontrado nada: la "
+        "observación es resultado(id, lo que devuelve), con is_error a False.",
         "resultados", _VACIO),
     "trabaja-en-una-copia": Diagnostico(
         "ejecuta la herramienta sobre una copia del entorno",
@@ -177,7 +198,11 @@ EQUIVOCACION = "Equivocación probable: "
 
 class NoCumple(AssertionError):
     """Una cláusula que `ejecutar` no cumple. `diagnostico` nombra la equivocación, si se reconoce: su
-    nombre corto queda en `diagnostico`, para los informes, y el mensaje dice su etiqueta y qué enseña la lección."""
+    nombre corto queda en `diagnostico`, para los informes, y el mensaje dice su etiqueta y qué enseña la lección.
+    `comun`, si no es None, nombra lo que explica esta y otras a la vez (se dice una vez): "tiempo", que se ha
+    acabado el tiempo de toda la entrega."""
+
+    comun = None
 
     def __init__(self, mensaje, diagnostico=None):
         self.motivo = mensaje  # lo que ha pasado, sin la explicación de la equivocación

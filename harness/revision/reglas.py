@@ -1,5 +1,6 @@
 """Las reglas de la nota: de lo que dan las cláusulas, qué puntúa. Las mismas en `revisar` y al corregir."""
 
+import copy
 from typing import NamedTuple
 
 from .clausulas import CLAUSULAS, CONVERSACIONES, REGLA
@@ -17,8 +18,23 @@ def _pasa(clausula, *argumentos):
 
 
 def _sin_la_idea(hechas):
-    """Si una clase de fallo nunca vuelve como error (y no es que no se haya podido probar)."""
-    return getattr(hechas.get("avisa"), "diagnostico", None) == "nunca-avisa"
+    """Si una clase de fallo nunca vuelve como error, o nada de lo que sale bien vuelve como resultado (y no
+    es que no se haya podido probar)."""
+    return getattr(hechas.get("avisa"), "diagnostico", None) in ("nunca-avisa", "todo-es-error")
+
+
+def _con_memoria(llamar):
+    """`llamar`, apuntando en `memoria` cada llamada ((nombre, entrada), observación sin su id): así se ve
+    quién contesta con lo que guardó de una llamada igual."""
+    memoria = []
+
+    def recordando(ll, entorno):
+        clave = copy.deepcopy((ll.get("name"), ll.get("input")))
+        obs = llamar(ll, entorno)
+        memoria.append((clave, {k: v for k, v in obs.items() if k != "tool_use_id"} if type(obs) is dict else obs))
+        return obs
+    recordando.memoria = memoria
+    return recordando
 
 
 def _paga_en_su_casa(hecha, nombre):
@@ -32,6 +48,8 @@ def repasar(llamar, casos):
     falla se vuelve a pasar con las llamadas de las cláusulas que ya fallan por su propia equivocación
     contestadas como espera su guion: si así llega a su final, lo apunta en `arreglada`.
     """
+    llamar = _con_memoria(llamar)
+    casos = copy.deepcopy(casos)  # una respuesta que cambia las llamadas no cambia las de la siguiente
     hechas = {"contesta": _pasa(CLAUSULAS["contesta"], llamar, casos["contesta"])}
     if isinstance(hechas["contesta"], NoCumple):
         return hechas
@@ -62,7 +80,9 @@ def reglas(hechas):
     - La puerta. Sin un tool_result para cada llamada básica, nada puntúa. Sin respuesta (el código de
       partida, o una celda sin ejecutar) se dice así; si no, se dice qué ha pasado. Una vez, en `contesta`.
     - La idea de la lección. Si una de las dos clases de fallo nunca vuelve como error que diga qué ha
-      pasado (`avisa`), las cláusulas de los fallos no puntúan.
+      pasado, o nada de lo que sale bien vuelve como resultado (`avisa`), las cláusulas de los fallos no puntúan.
+    - El tiempo. Las que no se han podido probar porque se ha acabado el de toda la entrega no puntúan, y
+      lo que ha pasado se dice una vez (su `por` es "tiempo").
     - Una vez, en su casa. Una equivocación resta una vez, en su casa (diagnosticos.py): otra cláusula
       que falla por ella puntúa. Una conversación puntúa si falla solo por equivocaciones que ya restan
       en su casa: con sus llamadas arregladas llega a su final.
@@ -72,6 +92,7 @@ def reglas(hechas):
         d = puerta.diagnostico
         texto = ("Sin respuesta no hay puntos en el desafío.\n" if d == "sin-empezar" else
                  "Tu respuesta no llega a cargarse, y sin ella no hay puntos en el desafío.\n" if d == "no-carga" else
+                 "" if puerta.comun else
                  "Tu ejecutar no contesta con un tool_result a todas las llamadas básicas (una que sale bien, una "
                  "que no cumple su esquema, una cuya herramienta falla): ninguna prueba del desafío puntúa.\n")
         veredictos = {"contesta": Veredicto(False, texto + str(puerta), [d] if d else [])}
@@ -83,9 +104,13 @@ def reglas(hechas):
     for nombre, hecha in hechas.items():
         sin_la_idea = _sin_la_idea(hechas) and nombre in DE_LOS_FALLOS
         d = hecha.diagnostico if isinstance(hecha, NoCumple) else None
-        if sin_la_idea:
-            veredictos[nombre] = Veredicto(False, sin_puntos("nunca-avisa") + (
-                "\n" + str(hecha) if isinstance(hecha, NoCumple) else ""), [*([d] if d else []), "nunca-avisa"], "avisa")
+        if getattr(hecha, "comun", None):  # no se ha podido probar: lo explica, una vez, lo que es común a todas
+            veredictos[nombre] = Veredicto(False, "Sin puntos: no ha dado tiempo a probarla.", [], hecha.comun)
+            veredictos.setdefault(hecha.comun, Veredicto(False, str(hecha), []))
+        elif sin_la_idea:
+            idea = hechas["avisa"].diagnostico
+            veredictos[nombre] = Veredicto(False, sin_puntos(idea) + (
+                "\n" + str(hecha) if isinstance(hecha, NoCumple) else ""), [*([d] if d and d != idea else []), idea], "avisa")
         elif not isinstance(hecha, NoCumple):
             veredictos[nombre] = Veredicto(True, hecha, [])
         elif getattr(hecha, "arreglada", None):
@@ -111,7 +136,7 @@ def sin_puntos(diagnostico):
 
 def nombrada(clausula):
     """Una cláusula como la nombran `revisar` y la retroalimentación: «Regla 3 · excepciones»."""
-    return "«%s · %s»" % (REGLA[clausula], clausula)
+    return "«%s · %s»" % (REGLA[clausula], clausula) if clausula in REGLA else "«%s»" % clausula
 
 
 def enumerar(cosas):

@@ -1,107 +1,229 @@
-"""Cómo se vigila `ejecutar` mientras se prueba: qué herramientas corre, con qué y en qué entorno,
-y que no tarde más de la cuenta.
+"""Cómo se vigila `ejecutar` mientras se prueba: lo que le hace al entorno, y que no tarde más de la cuenta.
 
-Mientras se prueba una llamada, las cuatro funciones de `FUNCIONES` se cambian por otras que lo
-apuntan antes de hacer lo mismo. Mirar el entorno (`ruta in entorno`) no es ejecutar una
-herramienta; llamar a su función, sí.
+Una herramienta ha corrido cuando el entorno ha visto su trabajo: `leer` lee su fichero, `listar` y
+`buscar` recorren las rutas, `escribir` escribe. Da igual qué función lo haga (la de FUNCIONES, una
+copia, una lambda, un hilo): el entorno de una prueba, `Espia`, apunta cada operación que le hacen, y
+puede fallar en alguna, como un disco. `ejecutar` recibe una vista suya, `Entorno`, la misma en el
+cuaderno y en la jaula del corrector, donde cada operación viaja hasta el corrector, que tiene el Espia.
 """
 
 import ast
 import contextlib
+import copy
 import functools
 import gc
-import inspect
 import io
 import linecache
+import os
 import signal
-import sys
 import traceback
+from collections.abc import MutableMapping
 
+from .. import entorno as _entorno
 from ..bloques import muestra
-from ..entorno import ENTORNO, FUNCIONES
+from ..entorno import ENTORNO
 from .diagnosticos import NoCumple
 
-SEGUNDOS = 2  # para una llamada (las de la lección tardan milésimas); el corrector usa esta (course/limites.py)
-REALES = dict(FUNCIONES)  # las herramientas de verdad, sin vigilar
-APLAZAR = 200  # alarmas que se dejan pasar porque caen dentro de un aviso del recolector (_tope)
+SEGUNDOS = 1  # para una llamada, como dice la lección; también el corrector (course/limites.py, LLAMADA)
+APLAZAR = 200  # alarmas que se dejan pasar porque caen dentro de un aviso del recolector (tope)
+
+# Lo que se le puede hacer a un entorno. Mirar si una ruta está o cuántas hay no es trabajo de ninguna
+# herramienta; leer, recorrer las rutas y escribir, sí.
+OPERACIONES = ("mira", "lee", "lista", "cuenta", "escribe", "borra")
+MIRAR = ("mira", "cuenta")
 
 
-class Espia(dict):
-    """Un entorno que apunta cada herramienta que corre con él, y que puede hacerla fallar con `fallo`."""
-
-    def __init__(self, ficheros=ENTORNO, fallo=None):
-        super().__init__(ficheros)
-        self.ejecuciones = []  # (nombre, argumentos, si se ejecutó en este entorno y no en otro)
-        self.fallo = fallo
-
-    def corre(self, nombre, argumentos, en_este):
-        self.ejecuciones.append((nombre, argumentos, en_este))
-        if self.fallo is not None:
-            raise self.fallo
-
-
-def vigilar(espacios, aviso):
-    """Cambia las cuatro herramientas, en FUNCIONES, en harness y en `espacios`, por unas que llaman
-    antes a `aviso(nombre, argumentos, entorno)`. Devuelve la función que lo deshace."""
-    sitios = [FUNCIONES, *(vars(m) for n, m in list(sys.modules.items()) if n == "harness" or n.startswith("harness.")),
-              *espacios]
-    cambios = []
-    for sitio in sitios:
-        for nombre, original in REALES.items():
-            if sitio.get(nombre) is original:
-                cambios.append((sitio, nombre, original))
-                sitio[nombre] = _avisa(original, aviso)
-
-    def deshacer():
-        for sitio, nombre, original in cambios:
-            sitio[nombre] = original
-    return deshacer
+def operar(entorno, op, *a):
+    """Hace la operación `op` en `entorno` (un Espia, que la apunta, o cualquier diccionario)."""
+    if isinstance(entorno, Espia):
+        return entorno.operar(op, *a)
+    if op == "mira":
+        return a[0] in entorno
+    if op == "lee":
+        return entorno[a[0]]
+    if op == "lista":
+        return list(entorno)
+    if op == "cuenta":
+        return len(entorno)
+    if op == "escribe":
+        entorno[a[0]] = a[1]
+    elif op == "borra":
+        del entorno[a[0]]
+    else:
+        raise RuntimeError("operación no permitida")
 
 
-def _avisa(herramienta, aviso):
-    firma = inspect.signature(herramienta)
+class Espia:
+    """Los ficheros de una prueba, las operaciones que les han hecho (`registro`) y dónde fallan:
+    `fallos` lleva ("lee", ruta), ("lista",) o ("escribe", ruta) a la excepción que lanza esa operación."""
 
-    @functools.wraps(herramienta)
-    def vigilada(*args, **kwargs):
-        try:
-            argumentos = dict(firma.bind(*args, **kwargs).arguments)
-        except TypeError:  # con esos argumentos no llega a correr: lanza el TypeError de siempre
-            return herramienta(*args, **kwargs)
-        aviso(herramienta.__name__, argumentos, argumentos.pop("entorno"))
-        return herramienta(*args, **kwargs)
-    return vigilada
+    def __init__(self, ficheros=ENTORNO, fallos=None):
+        self.ficheros = dict(ficheros)
+        self.fallos = dict(fallos or {})
+        self.registro = []
+
+    def operar(self, op, *a):
+        hecha = _Operacion((op, *a))
+        self.registro.append(hecha)
+        fallo = None
+        with contextlib.suppress(TypeError):  # una ruta que no es un texto no falla así: falla sola
+            fallo = self.fallos.get((op, *a[:1]))
+        if fallo is not None:
+            hecha.fallida = True
+            raise copy.copy(fallo)  # una nueva cada vez, sin la traza de la anterior
+        hecho = operar(self.ficheros, op, *a)
+        if op == "lista":  # con lo que ha dado: así se sabe si después se leen todos
+            self.registro[-1] = ("lista", tuple(hecho))
+        return hecho
+
+    def disco(self):
+        """(ficheros, fallos) de ahora: para probar con una herramienta de verdad lo que daría aquí."""
+        return dict(self.ficheros), dict(self.fallos)
 
 
-class _Agotado(BaseException):
+class _Operacion(tuple):
+    """Una operación del registro, (op, *argumentos); `fallida` si el disco ha fallado en ella."""
+    fallida = False
+
+
+class Entorno(MutableMapping):
+    """El entorno tal como lo recibe `ejecutar` en una prueba: un diccionario de ruta a texto cuyas
+    operaciones hace `operar(op, *argumentos)`. Una copia (`dict(entorno)`, `entorno.copy()`) es un
+    diccionario normal: lo que se haga en ella no llega al entorno."""
+
+    def __init__(self, operar):
+        self._operar = operar
+
+    def __contains__(self, ruta):
+        return self._operar("mira", ruta)
+
+    def __getitem__(self, ruta):
+        return self._operar("lee", ruta)
+
+    def __setitem__(self, ruta, texto):
+        self._operar("escribe", ruta, texto)
+
+    def __delitem__(self, ruta):
+        self._operar("borra", ruta)
+
+    def __iter__(self):
+        return iter(self._operar("lista"))
+
+    def __len__(self):
+        return self._operar("cuenta")
+
+    def copy(self):
+        return dict(self)
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo):
+        return copy.deepcopy(dict(self), memo)
+
+    def __repr__(self):
+        return repr(dict(self))
+
+
+def vista(entorno):
+    """La vista `Entorno` de `entorno`, que apunta lo que se le hace si es un Espia."""
+    return Entorno(functools.partial(operar, entorno))
+
+
+# Lo que dice el registro de un Espia de una llamada.
+
+def trabajo(registro):
+    """Las operaciones del registro que son trabajo de una herramienta (mirar no lo es), con cada recorrido
+    entero del entorno (sus rutas y después todos sus ficheros: lo que hacen `buscar` o una copia, también
+    si el disco falla a medias) como ("todo",)."""
+    hechos, i = [], 0
+    while i < len(registro):
+        op = registro[i]
+        if op[0] == "lista" and len(op) > 1 and op[1]:
+            leidas, j = [], i + 1
+            while j < len(registro) and registro[j][0] in ("lee", *MIRAR):
+                leidas += [registro[j][1]] if registro[j][0] == "lee" else []
+                j += 1
+            rutas = list(op[1])
+            cortado = leidas and getattr(registro[j - 1], "fallida", False) and leidas in (
+                rutas[:len(leidas)], sorted(rutas, key=str)[:len(leidas)])
+            if cortado or sorted(map(repr, leidas)) == sorted(map(repr, rutas)):
+                hechos.append(("todo",))
+                i = j
+                continue
+        if op[0] not in MIRAR:
+            hechos.append(op[:1] if op[0] == "lista" else op)
+        i += 1
+    return hechos
+
+
+def veces(registro, ll):
+    """Cuántas veces ha visto el entorno el trabajo de la herramienta de `ll`, con sus argumentos."""
+    hechos, entrada = trabajo(registro), ll.get("input") if isinstance(ll.get("input"), dict) else {}
+    nombre = ll.get("name")
+    if nombre == "leer":  # sin el fichero, leer solo mira si está
+        propias = (sum(h == ("lee", entrada.get("ruta")) for h in hechos)
+                   or sum(op == ("mira", entrada.get("ruta")) for op in registro))
+    elif nombre == "escribir":
+        propias = sum(h == ("escribe", entrada.get("ruta"), entrada.get("contenido")) for h in hechos)
+    elif nombre == "listar":
+        propias = hechos.count(("lista",))
+    elif nombre == "buscar":
+        return hechos.count(("todo",)) + hechos.count(("lista",))
+    else:
+        return 0
+    # Una copia del entorno entero también lee el fichero de leer (y recorre las rutas de listar).
+    return propias or (hechos.count(("todo",)) if nombre in ("leer", "listar") else 0)
+
+
+def de_la_llamada(op, ll):
+    """Si la operación `op` del registro es de la herramienta de `ll`, con sus argumentos (mirar, incluido)."""
+    entrada = ll.get("input") if isinstance(ll.get("input"), dict) else {}
+    ruta = entrada.get("ruta")
+    return {"leer": op in (("mira", ruta), ("lee", ruta)),
+            "escribir": op in (("mira", ruta), ("escribe", ruta, entrada.get("contenido"))),
+            "listar": op[0] == "lista", "buscar": op[0] in ("lista", "lee", "mira", "todo")}.get(ll.get("name"), False)
+
+
+def otro_trabajo(registro, ll):
+    """El trabajo que ha visto el entorno que no es el de la herramienta de `ll` con sus argumentos: lo
+    que otra llamada haría (un recorrido entero es el de una copia, y no cuenta)."""
+    return [h for h in trabajo(registro) if h != ("todo",) and not de_la_llamada(h, ll)]
+
+
+class Agotado(BaseException):
     """Se acabó el tiempo de una llamada. No es una Exception: un `except Exception` no la para."""
+
+    def __init__(self, segundos=None):
+        super().__init__()
+        self.segundos = segundos
 
 
 def probar(ejecutar, ll, entorno, segundos=SEGUNDOS):
-    """`ejecutar(ll, entorno)` con las herramientas vigiladas, sin dejarle imprimir y con tope de tiempo."""
-    globales = [vars(sys.modules["__main__"]), getattr(ejecutar, "__globals__", {})]
-    deshacer = vigilar(globales, lambda nombre, argumentos, usado: _apunta(entorno, nombre, argumentos, usado))
+    """`ejecutar(ll, vista del entorno)`, sin dejarle imprimir y con tope de tiempo."""
     try:
-        with _tope(segundos), contextlib.redirect_stdout(io.StringIO()):
-            return ejecutar(ll, entorno)
-    except _Agotado:
-        raise sin_terminar(ll, entorno, segundos) from None
+        with tope(segundos), contextlib.redirect_stdout(io.StringIO()):
+            return ejecutar(ll, vista(entorno))
+    except Agotado as a:
+        raise sin_terminar(ll, entorno, a.segundos or segundos) from None
     except Exception as e:
         if not hasattr(e, "origen"):  # la que llega de una jaula ya trae el suyo
             codigo = getattr(ejecutar, "__code__", None) or getattr(getattr(ejecutar, "__call__", None), "__code__", None)
             with contextlib.suppress(Exception):
                 e.origen = origen(e, getattr(codigo, "co_filename", None))
         raise
-    finally:
-        deshacer()
+
+
+_HERRAMIENTAS = os.path.normcase(os.path.abspath(_entorno.__file__))
 
 
 def origen(e, archivo):
     """De dónde sale `e`, si la ha lanzado el código del fichero `archivo` (la respuesta) y no una
-    herramienta: (número de línea, la línea, "except", "try" o "fuera" del try). Si no, None."""
+    herramienta: (número de línea, la línea, "except", "try" o "fuera" del try). Si no, None. Una línea de
+    la respuesta que lee del entorno cuando falla el disco también la lanza: no es la herramienta quien lee."""
     marcos = traceback.extract_tb(e.__traceback__)
     suyos = [i for i, marco in enumerate(marcos) if marco.filename == archivo]
-    # Lo que sale de una herramienta pasa por `vigilada`: esa excepción es de la herramienta.
-    if not suyos or any(m.filename == __file__ and m.name == "vigilada" for m in marcos[suyos[-1]:]):
+    # Lo que sale de una herramienta pasa por su fichero: esa excepción no es de la respuesta.
+    if not suyos or any(os.path.normcase(os.path.abspath(m.filename)) == _HERRAMIENTAS for m in marcos[suyos[-1] + 1:]):
         return None
     marco = marcos[suyos[-1]]
     if not marco.line:  # sin el código a mano no se sabe dónde está la línea
@@ -125,23 +247,24 @@ def _sitio(archivo, linea):
     return "try" if any(dentro(t.body) for t in tries) else "fuera"
 
 
-def _apunta(entorno, nombre, argumentos, usado):
-    if isinstance(entorno, Espia):
-        entorno.corre(nombre, argumentos, usado is entorno)
+def en_segundos(x):
+    """Unos segundos como se escriben en español, con una décima como mucho: «1 segundo», «0,5 segundos»."""
+    x = round(x, 1)
+    return "1 segundo" if x == 1 else "%s segundos" % ("%g" % x).replace(".", ",")
 
 
 def sin_terminar(ll, entorno, segundos):
     """El NoCumple de una llamada que no termina a tiempo: si la herramienta se ha ejecutado más de una
     vez, reintenta."""
-    veces = len(getattr(entorno, "ejecuciones", []))
-    tiempo = "1 segundo" if segundos == 1 else "%s segundos" % ("%g" % segundos).replace(".", ",")
-    repetida = ", y la herramienta se ha ejecutado %d veces" % veces if veces > 1 else ""
+    n = veces(entorno.registro, ll) if isinstance(entorno, Espia) else 0
+    repetida = ", y la herramienta se ha ejecutado %d veces" % n if n > 1 else ""
     return NoCumple("ejecutar no ha terminado en %s con la llamada %s%s.\nLa herramienta se ejecuta una vez "
-                    "como mucho." % (tiempo, muestra(ll), repetida), "reintenta" if veces > 1 else "no-termina")
+                    "como mucho." % (en_segundos(segundos), muestra(ll), repetida), "reintenta" if n > 1 else "no-termina")
 
 
 @contextlib.contextmanager
-def _tope(segundos):
+def tope(segundos):
+    """Lo de dentro, con una alarma que lanza Agotado a los `segundos` (sin alarmas, como en el navegador, sin tope)."""
     aplazadas = 0
 
     def _alarma(signum, frame):
@@ -152,7 +275,7 @@ def _tope(segundos):
             aplazadas += 1
             signal.setitimer(signal.ITIMER_REAL, 0.001, 0.5)
             return
-        raise _Agotado()
+        raise Agotado()
     try:
         anterior = signal.signal(signal.SIGALRM, _alarma)
         signal.setitimer(signal.ITIMER_REAL, segundos, 0.5)  # y cada medio segundo, por si se traga la primera

@@ -10,7 +10,7 @@ def _intentar(funcion, entorno, argumentos):
     try:
         return True, funcion(entorno, **argumentos)
     except Exception as e:
-        return False, str(e)
+        return False, str(e) or type(e).__name__
 
 
 def ejecutar(ll, entorno):

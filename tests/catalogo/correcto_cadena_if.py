@@ -20,5 +20,5 @@ def ejecutar(ll, entorno):
         else:
             salida = escribir(entorno, entrada["ruta"], entrada["contenido"])
     except Exception as e:
-        return error(ll["id"], str(e))
+        return error(ll["id"], str(e) if str(e) else type(e).__name__)
     return resultado(ll["id"], salida)

@@ -18,7 +18,7 @@ class Ejecutor:
         try:
             salida = self.funciones[ll["name"]](entorno, **ll["input"])
         except Exception as e:
-            return self.fallo(ll, str(e))
+            return self.fallo(ll, str(e) or type(e).__name__)
         return resultado(ll["id"], salida)
 
     @staticmethod

@@ -14,6 +14,6 @@ def ejecutar(ll, entorno):
         try:
             observacion = resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
         except Exception as e:
-            observacion = error(ll["id"], str(e))
+            observacion = error(ll["id"], str(e) or type(e).__name__)
     print("←", "ERROR" if observacion["is_error"] else "", repr(observacion["content"]))
     return observacion

@@ -16,6 +16,6 @@ def ejecutar(ll, entorno):
         observacion["content"] = FUNCIONES[ll["name"]](entorno, **ll["input"])
         observacion["is_error"] = False
     except Exception as e:
-        observacion["content"] = str(e)
+        observacion["content"] = str(e) or type(e).__name__
         observacion["is_error"] = True
     return observacion

@@ -14,6 +14,6 @@ def ejecutar(ll, entorno):
     try:
         contenido = herramienta(entorno, **argumentos)
     except Exception as exc:
-        mensaje = str(exc)
+        mensaje = str(exc) or exc.__class__.__name__
         return error(ll["id"], mensaje)
     return resultado(ll["id"], contenido)

@@ -12,7 +12,7 @@ def nunca_lanza(f):
         try:
             return f(ll, entorno)
         except Exception as e:
-            return error(ll["id"], str(e))
+            return error(ll["id"], str(e) or type(e).__name__)
     return envuelta
 
 

@@ -13,4 +13,4 @@ def ejecutar(ll, entorno):
     try:
         return resultado(ll["id"], funcion(entorno, **ll["input"]))
     except Exception as e:
-        return error(ll["id"], str(e))
+        return error(ll["id"], str(e) or type(e).__name__)

@@ -1,4 +1,4 @@
-"""Si la excepción no trae mensaje, pone el nombre de su clase en vez del texto vacío que da str(e), que la API rechaza.
+"""Si la excepción no trae mensaje, contesta con el nombre de su clase en un if aparte; si trae, con str(e).
 
 esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
 diagnóstico: ninguno
@@ -12,4 +12,6 @@ def ejecutar(ll, entorno):
     try:
         return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
     except Exception as e:
-        return error(ll["id"], str(e) or type(e).__name__)
+        if not str(e):  # la API no admite un error vacío: al menos, qué excepción ha sido
+            return error(ll["id"], type(e).__name__)
+        return error(ll["id"], str(e))

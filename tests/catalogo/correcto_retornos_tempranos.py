@@ -14,5 +14,5 @@ def ejecutar(ll, entorno):
     except Exception as e:
         fallo = e
     if fallo is not None:
-        return error(ll["id"], str(fallo))
+        return error(ll["id"], str(fallo) or type(fallo).__name__)
     return resultado(ll["id"], salida)

@@ -1,4 +1,4 @@
-"""Comprueba el esquema y envuelve la llamada en try/except Exception, devolviendo str(e) como error.
+"""Comprueba el esquema y envuelve la llamada en try/except Exception, devolviendo str(e) como error (o el tipo de la excepción, si no trae mensaje).
 
 esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
 diagnóstico: ninguno
@@ -12,4 +12,4 @@ def ejecutar(ll, entorno):
     try:
         return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
     except Exception as e:
-        return error(ll["id"], str(e))
+        return error(ll["id"], str(e) or type(e).__name__)

@@ -14,6 +14,6 @@ def ejecutar(llamada, entorno):
     try:
         salida = funcion(entorno, **llamada["input"])
     except Exception as e:
-        return error(id, str(e))
+        return error(id, str(e) or type(e).__name__)
     else:
         return resultado(id, salida)

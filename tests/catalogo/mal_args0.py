@@ -1,7 +1,7 @@
 """Usa e.args[0] como mensaje: falla con excepciones sin mensaje (IndexError) y pierde los demás argumentos.
 
 esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
-diagnóstico: contenido-no-es-texto
+diagnóstico: lanza-tu-codigo
 """
 
 

@@ -16,6 +16,6 @@ def ejecutar(ll, entorno):
         parecidos = difflib.get_close_matches(ll["input"]["ruta"], list(entorno), n=1, cutoff=0.9)
         if parecidos:
             return resultado(ll["id"], leer(entorno, parecidos[0]))
-        return error(ll["id"], str(e))
+        return error(ll["id"], str(e) or type(e).__name__)
     except Exception as e:
-        return error(ll["id"], str(e))
+        return error(ll["id"], str(e) or type(e).__name__)

@@ -12,6 +12,6 @@ def ejecutar(ll, entorno):
     try:
         return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
     except Exception as e:
-        observacion = error(ll["id"], str(e))
+        observacion = error(ll["id"], str(e) or type(e).__name__)
         observacion["tipo"] = type(e).__name__
         return observacion

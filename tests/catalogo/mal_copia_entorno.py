@@ -1,4 +1,4 @@
-"""Ejecuta sobre una copia del entorno "por seguridad", así que lo que escribe escribir se pierde.
+"""Copia el entorno dentro del try y ejecuta la herramienta en la copia: lo que escribe se pierde.
 
 esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=0 guiones=2
 diagnóstico: trabaja-en-una-copia
@@ -9,8 +9,8 @@ def ejecutar(ll, entorno):
     motivo = incumple(ll)
     if motivo is not None:
         return error(ll["id"], "no se ha ejecutado: " + motivo)
-    copia = dict(entorno)
     try:
+        copia = dict(entorno)
         return resultado(ll["id"], FUNCIONES[ll["name"]](copia, **ll["input"]))
     except Exception as e:
-        return error(ll["id"], str(e))
+        return error(ll["id"], str(e) or type(e).__name__)

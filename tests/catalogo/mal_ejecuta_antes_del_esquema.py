@@ -10,7 +10,7 @@ def ejecutar(ll, entorno):
     try:
         salida = FUNCIONES[ll["name"]](entorno, **ll["input"])
     except Exception as e:
-        fallo = str(e)
+        fallo = str(e) or type(e).__name__
     motivo = incumple(ll)
     if motivo is not None:
         return error(ll["id"], "no se ha ejecutado: " + motivo)

@@ -16,4 +16,4 @@ def ejecutar(ll, entorno):
     try:
         return _observacion(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]), False)
     except Exception as e:
-        return _observacion(ll["id"], str(e), True)
+        return _observacion(ll["id"], str(e) or type(e).__name__, True)

@@ -15,5 +15,5 @@ def ejecutar(ll, entorno):
         observacion["content"] = FUNCIONES[ll["name"]](entorno, **ll["input"])
         observacion["is_error"] = "false"
     except Exception as e:
-        observacion["content"] = str(e)
+        observacion["content"] = str(e) or type(e).__name__
     return observacion

@@ -13,5 +13,5 @@ def ejecutar(ll, entorno):
     try:
         funcion(entorno, **ll["input"])
     except Exception as e:
-        return error(ll["id"], str(e))
+        return error(ll["id"], str(e) or type(e).__name__)
     return resultado(ll["id"], funcion(entorno, **ll["input"]))

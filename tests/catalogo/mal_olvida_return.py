@@ -13,4 +13,4 @@ def ejecutar(ll, entorno):
     try:
         return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
     except Exception as e:
-        error(ll["id"], str(e))
+        error(ll["id"], str(e) or type(e).__name__)

@@ -16,4 +16,4 @@ def ejecutar(ll, entorno):
     try:
         return resultado(id, FUNCIONES[ll["name"]](entorno, **ll["input"]))
     except Exception as e:
-        return error(id, str(e))
+        return error(id, str(e) or type(e).__name__)

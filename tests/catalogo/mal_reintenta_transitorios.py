@@ -15,5 +15,5 @@ def ejecutar(ll, entorno):
         except (TimeoutError, ConnectionError) as e:
             ultimo = e
         except Exception as e:
-            return error(ll["id"], str(e))
-    return error(ll["id"], str(ultimo))
+            return error(ll["id"], str(e) or type(e).__name__)
+    return error(ll["id"], str(ultimo) or type(ultimo).__name__)

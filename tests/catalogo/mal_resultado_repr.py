@@ -12,5 +12,5 @@ def ejecutar(ll, entorno):
     try:
         salida = FUNCIONES[ll["name"]](entorno, **ll["input"])
     except Exception as e:
-        return error(ll["id"], str(e))
+        return error(ll["id"], str(e) or type(e).__name__)
     return resultado(ll["id"], repr(salida))

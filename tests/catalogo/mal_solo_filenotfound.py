@@ -1,7 +1,7 @@
 """Solo captura FileNotFoundError: cualquier otra excepción de la función sigue saliendo de ejecutar.
 
-esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
-diagnóstico: captura-solo-un-tipo
+esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
+diagnóstico: solo-la-traza
 """
 
 
@@ -12,4 +12,4 @@ def ejecutar(ll, entorno):
     try:
         return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
     except FileNotFoundError as e:
-        return error(ll["id"], str(e))
+        return error(ll["id"], str(e) or type(e).__name__)

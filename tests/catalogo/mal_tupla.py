@@ -12,4 +12,4 @@ def ejecutar(ll, entorno):
     try:
         return ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]), False
     except Exception as e:
-        return ll["id"], str(e), True
+        return ll["id"], str(e) or type(e).__name__, True

@@ -1,7 +1,7 @@
-"""Devuelve repr(e) como contenido del error, con el nombre de la clase y las comillas.
+"""Devuelve repr(e) como texto del error: lleva el mensaje de la excepción, y su tipo (también cuando no trae mensaje).
 
-esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
-diagnóstico: contenido-repr
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
+diagnóstico: ninguno
 """
 
 

@@ -1,9 +1,8 @@
-"""Antepone el nombre de la excepción al mensaje: type(e).__name__ + ": " + str(e).
+"""Devuelve str(e) tal cual también cuando la excepción no trae mensaje: un error con el contenido vacío, que la API rechaza.
 
 esperado: salmorejo=1 esquema=1 excepciones=0 una-vez=2 sin-arreglos=2 resultados=1 escrituras=1 guiones=2
-diagnóstico: prefijo-en-el-mensaje
+diagnóstico: contenido-vacio
 """
-
 
 def ejecutar(ll, entorno):
     motivo = incumple(ll)
@@ -12,4 +11,4 @@ def ejecutar(ll, entorno):
     try:
         return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
     except Exception as e:
-        return error(ll["id"], type(e).__name__ + ": " + str(e))
+        return error(ll["id"], str(e))
