@@ -213,8 +213,8 @@ class CodigoAislado:
         try:  # en el entorno de la comprobación, que la apunta (harness.revision.vigilancia)
             return {"ok": codificar(operar(entorno, pedido["op"], *a))}
         except Exception as e:
-            # El fallo que pone la prueba es un objeto de los casos ocultos, el mismo para toda la clase: con
-            # su traza guardaría estos marcos (y lo que la respuesta ha mandado en ellos) de una entrega a otra.
+            # Con su traza, la excepción guardaría estos marcos (y lo que la respuesta ha mandado en ellos) mientras
+            # alguien la tuviera: no hace falta para contarla.
             e.__traceback__ = None
             return {"excepcion": de_excepcion(e)}
 
