@@ -50,8 +50,8 @@ DIAGNOSTICOS = {
         None, _CONTRATO),
     "lanza-otra-excepcion": Diagnostico(
         "lanza una excepción propia en lugar de contestar",
-        "Un raise en ejecutar deja la llamada sin su observación, también si envuelve el fallo de la herramienta en "
-        "otra excepción o le añade contexto. De ejecutar no debe salir ninguna excepción: lo que falla vuelve "
+        "Un raise en ejecutar deja la llamada sin su observación, también si envuelve el fallo de la herramienta "
+        "en otra excepción o le añade contexto. De ejecutar no debe salir ninguna excepción: lo que falla vuelve "
         "como error(id, texto), y el bucle sigue.",
         None, _CONTRATO),
     "no-contesta": Diagnostico(
