@@ -398,3 +398,57 @@ def test_cada_semilla_prueba_lo_mismo_con_otros_detalles(semilla):
     clases de llamada y de fallo, en el mismo orden."""
     from harness.revision.cuaderno import SEMILLA
     assert _forma(generar(semilla)) == _forma(generar(SEMILLA))
+
+
+# Lo que dice cada línea: el nombre de lo que ha pasado, no el de otra cosa (issue 34, punto 6)
+
+_BLOQUES_EN_EL_ESQUEMA = '''def ejecutar(ll, entorno):
+    motivo = incumple(ll)
+    if motivo is not None:
+        return error(ll["id"], [{"type": "text", "text": "no se ha ejecutado: " + motivo}])
+    try:
+        return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
+    except Exception as e:
+        return error(ll["id"], str(e) or type(e).__name__)
+'''
+
+_RAISE_FUERA = '''def ejecutar(ll, entorno):
+    if ll["name"] not in FUNCIONES:
+        raise ValueError("no conozco la herramienta %s" % ll["name"])
+    motivo = incumple(ll)
+    if motivo is not None:
+        return error(ll["id"], "no se ha ejecutado: " + motivo)
+    try:
+        return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
+    except Exception as e:
+        return error(ll["id"], str(e) or type(e).__name__)
+'''
+
+
+def test_una_lista_de_bloques_en_el_error_del_esquema_se_llama_asi(capsys):
+    """Contestar al esquema con una lista de bloques no es «ejecuta una llamada que no cumple su esquema»."""
+    lineas, salida = _lineas(_ejecutar("<bloques>", _BLOQUES_EN_EL_ESQUEMA), capsys)
+    assert lineas["esquema"].startswith("✘ "), salida
+    assert DIAGNOSTICOS["contenido-no-es-texto"].etiqueta in salida, salida
+    assert DIAGNOSTICOS["ejecuta-sin-esquema"].etiqueta not in salida, salida
+
+
+def test_un_raise_a_proposito_no_es_un_nombre_mal_escrito(capsys):
+    """Un raise fuera de cualquier except se dice como lo que es, con su línea, y no con la pista de la errata."""
+    lineas, salida = _lineas(_ejecutar("<raise>", _RAISE_FUERA), capsys)
+    assert lineas["esquema"].startswith("✘ "), salida  # la llamada a una herramienta que no existe
+    assert "en la línea 3 de tu respuesta, fuera del try" in salida, salida
+    assert DIAGNOSTICOS["lanza-otra-excepcion"].etiqueta in salida, salida
+    assert "mal escrit" not in salida, salida
+
+
+@pytest.mark.parametrize("nombre", sorted(f.stem for f in CATALOGO.glob("mal_*.py")
+                                           if f.stem not in ("mal_sintaxis", "mal_sin_empezar")))
+def test_ninguna_linea_dice_que_espera_lo_que_ha_llegado(nombre, capsys):
+    """Ni «debería contener X y contiene X» ni «se esperaba: X / ha llegado: X» con el mismo texto sin decir
+    en qué se diferencian."""
+    _, salida = _lineas(_ejecutar(nombre), capsys)
+    for debia, hay in re.findall(r"debería contener (.+?), y contiene (.+?)\.\n", salida):
+        assert debia != hay, salida
+    for esperada, llegada, resto in re.findall(r"se esperaba: (.+)\n\s+ha llegado:  (.+)\n(.*)", salida):
+        assert esperada != llegada or "se escriben igual" in resto, salida
