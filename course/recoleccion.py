@@ -4,17 +4,20 @@ Dos complementos de nbgrader, enchufados en `nbgrader_config.py`:
 
 - `ExtraerDelLMS` (`ZipCollectApp.extractor_plugin`) abre cada descarga del LMS de
   `downloaded/<tarea>/archive/` y reparte sus ficheros por participante, según el nombre que les
-  pone el LMS: Moodle, «Nombre Apellidos_123456_assignsubmission_file_/…» (con o sin carpetas);
-  Canvas, «apellidosnombre[_LATE]_12345_67890_….ipynb». El número es el del participante en el LMS,
+  pone el LMS: Moodle, «Nombre Apellidos_123456_assignsubmission_file/…» (en carpetas desde Moodle 4.1;
+  «…_file_/…» de 3.1 a 4.0; sin carpetas, «…_file_cuaderno.ipynb»); Canvas,
+  «apellidosnombre[_LATE]_12345_67890_….ipynb». El número es el del participante en el LMS,
   y se casa con la columna `lms_user_id` del roster; solo si no está, con el nombre (en cualquier
-  escritura, sin mayúsculas, acentos ni signos), y un nombre que casa con varios no se adivina. Lo que
-  subió cada uno se abre aparte (también sus .zip, .tar y .gz, con topes de ficheros, de bytes, de
-  razón de compresión y de anidamiento: course/limites.py) y de ahí se toma su cuaderno, se llame
-  como se llame. En `extracted/<estudiante>/` queda ese cuaderno con el nombre de la tarea o, si no
-  hay cuaderno que corregir, `no-corregido.txt` con el motivo; nada más de lo que subió, así que
-  ni un `timestamp.txt` suyo ni un archivo anidado llegan a otra carpeta. La hora de la entrega es
-  la de su subida en la descarga del LMS (en la zona horaria `zona_horaria`), guardada como fecha
-  de ese fichero.
+  escritura, sin mayúsculas, acentos ni signos), y un nombre que casa con varios no se adivina. Una
+  descarga que no dice de quién es cada entrega (entregas en grupo de Moodle 4.1 o después,
+  calificación anónima de Canvas) no se recoge, y se dice por qué. Lo que subió cada uno se abre
+  aparte (también sus .zip, .tar y .gz, con topes de ficheros, de bytes, de razón de compresión y de
+  anidamiento: course/limites.py) y de ahí se toma su cuaderno, se llame como se llame; su texto en
+  línea cuenta como un fichero más de lo que subió. En `extracted/<estudiante>/` queda ese cuaderno
+  con el nombre de la tarea o, si no hay cuaderno que corregir, `no-corregido.txt` con el motivo;
+  nada más de lo que subió, así que ni un `timestamp.txt` suyo ni un archivo anidado llegan a otra
+  carpeta. La hora de la entrega es la de sus ficheros en la descarga del LMS (en la zona horaria
+  `zona_horaria`), guardada como fecha de ese fichero.
 - `RecolectorLMS` (`ZipCollectApp.collector_plugin`) lee esa carpeta para nbgrader, que deja cada
   entrega en `submitted/<estudiante>/<tarea>/` con su `timestamp.txt`.
 
@@ -35,6 +38,7 @@ import tarfile
 import tempfile
 import unicodedata
 import zipfile
+from typing import NamedTuple, Optional
 from zoneinfo import ZoneInfo
 
 from nbgrader.api import Gradebook
@@ -43,12 +47,24 @@ from traitlets import Unicode
 
 from . import NO_CORREGIDO, cuaderno, limites
 
-# Moodle, «Descargar todas las entregas», en carpetas: la primera carpeta es la del participante.
-MOODLE_CARPETA = re.compile(r"^(?P<nombre>.+)_(?P<lms_id>\d+)_assignsubmission_(?P<tipo>[a-z]+)_$")
-# Moodle sin carpetas: «Nombre Apellidos_123456_assignsubmission_file_cuaderno.ipynb».
-MOODLE_PLANO = re.compile(r"^(?P<nombre>[^/]+?)_(?P<lms_id>\d+)_assignsubmission_(?P<tipo>[a-z]+)_(?P<fichero>[^/]+)$")
-# Canvas, «Download Submissions»: «apellidosnombre[_LATE]_12345_67890_cuaderno-1.ipynb», sin carpetas.
-CANVAS = re.compile(r"^(?P<nombre>[^_/]+?)(?:_late)?_(?P<lms_id>\d+)_\d+_(?P<fichero>[^/]+)$", re.I)
+# Los nombres que ponen los LMS a cada fichero de su descarga (docs/lms.md dice de qué versión y de qué código sale
+# cada forma). Moodle («Descargar todas las entregas») antepone «Nombre Apellidos_123456», con los «_» del nombre
+# cambiados por espacios (así que el nombre nunca lleva «_»), y el complemento de entrega que guardó el fichero:
+#   en carpetas, Moodle 4.1 y después:  «Nombre Apellidos_123456_assignsubmission_file/ruta/cuaderno.ipynb»
+#   en carpetas, Moodle 3.1 a 4.0:      «Nombre Apellidos_123456_assignsubmission_file_/ruta/cuaderno.ipynb»
+#   sin carpetas, todas las versiones:  «Nombre Apellidos_123456_assignsubmission_file_cuaderno.ipynb»
+# (y «assignsubmission_onlinetext» para el texto en línea). Con entregas en grupo, desde Moodle 4.1 el prefijo es el
+# del grupo, «Grupo A_<número del grupo>», o, para quien no tiene grupo, «Grupo predeterminado» sin número.
+MOODLE = re.compile(r"^(?P<nombre>[^_/]*)_(?P<lms_id>\d+)_assignsubmission_(?P<tipo>[a-z][a-z0-9]*)"
+                    r"(?:_?/|_)(?P<fichero>.+)\Z", re.S)
+MOODLE_SIN_NUMERO = re.compile(r"^(?P<nombre>[^_/]*)_assignsubmission_(?P<tipo>[a-z][a-z0-9]*)(?:_?/|_).")
+# Canvas («Download Submissions», lib/content_zipper.rb), sin carpetas: «apellidosnombre[_LATE]_12345_67890_x.ipynb»
+# (número del estudiante, número del adjunto, nombre del fichero: «x-1.ipynb» si lo subió otra vez), «…_12345_text.html»
+# y «…_12345_link.html» para texto y enlace; con calificación anónima, «[LATE_]anon_<código>_…», sin número. El número
+# del estudiante es lo primero que es solo cifras entre «_», como lo lee el propio Canvas al subirle comentarios en un zip.
+CANVAS = re.compile(r"^(?P<nombre>[^/]*?)(?:_late)?_(?P<lms_id>\d+)_\d+_(?P<fichero>[^/]+)\Z", re.I)
+CANVAS_TEXTO = re.compile(r"^(?P<nombre>[^/]*?)(?:_late)?_(?P<lms_id>\d+)_(?P<fichero>(?:text|link)\.html)\Z", re.I)
+CANVAS_ANONIMA = re.compile(r"^(?:LATE_)?anon_[1-9A-HJ-NP-Za-km-z]{5}_")  # el código: 5 caracteres en base58
 BLOQUE = 1024 * 1024
 
 
@@ -69,17 +85,36 @@ def mostrar(texto, largo=80):
 
 # --------------------------------------------------------------------------- quién es quién
 
+class Miembro(NamedTuple):
+    """De quién es un fichero de la descarga del LMS, según el nombre que le ha puesto el LMS."""
+
+    nombre: str            # el nombre del participante en el LMS
+    numero: Optional[str]  # su número en el LMS; None si la descarga no lo dice
+    ruta: str              # dónde está el fichero dentro de lo que subió
+    subido: bool           # un fichero que subió (no el texto en línea que el LMS escribe al descargar)
+    sin_numero: Optional[str] = None  # por qué la descarga no dice quién es, cuando no lo dice
+
+
 def participante(nombre_del_miembro):
-    """(nombre, número del LMS, ruta dentro de su entrega) de un fichero de la descarga; None si no es de una entrega."""
-    primera, _, resto = nombre_del_miembro.partition("/")
-    hallado = MOODLE_CARPETA.match(primera) if resto else None
+    """El Miembro de un fichero de la descarga del LMS, por su nombre; None si no es de ninguna entrega."""
+    hallado = MOODLE.match(nombre_del_miembro)
     if hallado:
-        return (hallado["nombre"], hallado["lms_id"], resto) if hallado["tipo"] == "file" else None
-    hallado = MOODLE_PLANO.match(nombre_del_miembro)
+        return Miembro(hallado["nombre"], hallado["lms_id"], hallado["fichero"], hallado["tipo"] == "file")
+    hallado = MOODLE_SIN_NUMERO.match(nombre_del_miembro)
     if hallado:
-        return (hallado["nombre"], hallado["lms_id"], hallado["fichero"]) if hallado["tipo"] == "file" else None
+        return Miembro(hallado["nombre"], None, nombre_del_miembro, hallado["tipo"] == "file",
+                       "una tarea de Moodle con entregas en grupo: desde Moodle 4.1 cada carpeta lleva el nombre y el "
+                       "número del grupo, no los de quien entregó, y los que no tienen grupo van juntos, sin número")
+    if CANVAS_ANONIMA.match(nombre_del_miembro):
+        return Miembro("", None, nombre_del_miembro, True, "una tarea de Canvas con calificación anónima: "
+                       "cada entrega lleva un código en lugar del número y del nombre del estudiante")
     hallado = CANVAS.match(nombre_del_miembro)
-    return (hallado["nombre"], hallado["lms_id"], hallado["fichero"]) if hallado else None
+    if hallado:
+        return Miembro(hallado["nombre"], hallado["lms_id"], hallado["fichero"], True)
+    hallado = CANVAS_TEXTO.match(nombre_del_miembro)
+    if hallado:
+        return Miembro(hallado["nombre"], hallado["lms_id"], hallado["fichero"], False)
+    return None
 
 
 def asignar(participantes, roster):
@@ -145,12 +180,25 @@ class Subida:
     """Lo que subió un participante, leído con topes: sus cuadernos y lo que no se ha podido abrir."""
 
     def __init__(self, nombre):
-        self.nombre, self.hora = nombre, None
+        self.nombre = nombre
+        self.hora_subida = self.hora_escrita = None  # la de sus ficheros; la del texto que el LMS escribe al descargar
         self.cuadernos, self.rechazos, self.vistos = [], [], []
         self.ficheros, self.bytes = limites.ENTRADAS_DE_SUBIDA, limites.BYTES_DE_SUBIDA
         self.comprimido = 0  # los bytes que subió, tal como están en la descarga del LMS
         self.expandido = 0   # los bytes que ha añadido descomprimir lo que subió
         self.agotada = None
+
+    @property
+    def hora(self):
+        """La hora de la entrega: la de sus ficheros; solo si no subió ninguno, la de su texto en línea."""
+        return self.hora_subida or self.hora_escrita
+
+    def fechar(self, hora, subido):
+        """Cuenta la hora de un fichero de la descarga; `subido`: un fichero que subió, no un texto en línea."""
+        if subido:
+            self.hora_subida = max(self.hora_subida or hora, hora)
+        else:
+            self.hora_escrita = max(self.hora_escrita or hora, hora)
 
     def mirar(self, ruta, abrir, comprimido, hora, profundidad=0):
         """Un fichero subido (`abrir()` da su contenido): un cuaderno se guarda; en un archivo se mira dentro."""
@@ -355,21 +403,26 @@ class ExtraerDelLMS(ExtractorPlugin):
             self.log.error("%s tiene %d ficheros (el tope es %d): se salta.", fichero, len(miembros),
                            limites.ENTRADAS_DE_DESCARGA)
             return
-        for info in miembros:
-            nombre = nombre_del_miembro(info)
-            quien = None if info.is_dir() else participante(nombre)
+        quienes = [(info, None if info.is_dir() else participante(nombre_del_miembro(info))) for info in miembros]
+        sin_numero = [q for _, q in quienes if q is not None and q.numero is None]
+        if sin_numero:
+            # Un fichero sin número delata la descarga entera: en ella, ningún número es el de un estudiante.
+            self.log.error("%s es de %s (por ejemplo, «%s»). Esta descarga no dice de quién es cada entrega, y aquí no "
+                           "se adivina: no se recoge nada de ella. Copia cada cuaderno a mano a submitted/<estudiante>/%s/ "
+                           "(docs/lms.md).", fichero, sin_numero[0].sin_numero, mostrar(sin_numero[0].ruta),
+                           self.parent.coursedir.assignment_id)
+            return
+        for info, quien in quienes:
             if quien is None:
-                otro_tipo = "_assignsubmission_" in nombre and "_assignsubmission_file_" not in nombre  # texto en línea…
-                if not info.is_dir() and not otro_tipo:
+                if not info.is_dir():
                     self.log.warning("%s: «%s» no parece una entrega de Moodle ni de Canvas: se salta.",
-                                     fichero, mostrar(nombre))
+                                     fichero, mostrar(nombre_del_miembro(info)))
                 continue
-            nombre_lms, numero, dentro = quien
+            subida = subidas.setdefault(quien.numero, Subida(quien.nombre))
             hora = self._hora(info)
-            subida = subidas.setdefault(numero, Subida(nombre_lms))
-            subida.hora = max(subida.hora or hora, hora)
+            subida.fechar(hora, quien.subido)
             subida.comprimido += info.compress_size
-            subida.mirar(dentro, functools.partial(z.open, info), info.compress_size, hora)
+            subida.mirar(quien.ruta, functools.partial(z.open, info), info.compress_size, hora)
 
     def _hora(self, info):
         return hora_del_lms(info.date_time, self.zona_horaria, self.log)

@@ -46,14 +46,73 @@ def montar(raiz, roster):
     return raiz
 
 
-def moodle(nombre, numero, fichero):
-    """El nombre que da Moodle («Descargar todas las entregas», en carpetas) a un fichero subido."""
-    return "%s_%s_assignsubmission_file_/%s" % (nombre, numero, fichero)
+# Las formas de los nombres de «Descargar todas las entregas» de Moodle (docs/lms.md): en carpetas, la de Moodle 4.1 y
+# después (lo de por defecto) y la de 3.1 a 4.0; sin carpetas, la de todas las versiones.
+MOODLE_FORMAS = ("carpetas", "carpetas-3.1", "plano")
 
 
-def canvas(nombre, numero, fichero, tarde=False):
-    """El nombre que da Canvas («Download Submissions») a un fichero subido."""
-    return "%s%s_%s_%s_%s" % (nombre, "_LATE" if tarde else "", numero, 9000 + int(numero), fichero)
+def limpio_de_moodle(texto):
+    """clean_filename de Moodle (lib/moodlelib.php, PARAM_FILE): sin caracteres de control ni &<>"`|':\\/; «.» y «..»
+    se quedan en nada."""
+    texto = re.sub(r"[\x00-\x1f\x7f&<>\"`|':\\/]", "", texto)
+    return "" if texto in (".", "..") else texto
+
+
+def moodle(nombre, numero, fichero, forma="carpetas", complemento="file", grupo=None):
+    """El nombre que da Moodle («Descargar todas las entregas») a un fichero de la entrega de un participante.
+
+    `nombre`: su nombre completo (o «Participante», con la identidad oculta); `forma`: una de MOODLE_FORMAS;
+    `complemento`: «file» (un fichero subido, que puede ir en subcarpetas: «a/b.ipynb») u «onlinetext» (el texto en
+    línea, «onlinetext.html», y sus imágenes); `grupo`: en una tarea con entregas en grupo de antes de Moodle 4.1, el
+    del equipo, que va delante del nombre («Grupo A-Ana García»). Como en mod/assign (locallib.php hasta 4.0,
+    classes/downloader.php desde 4.1): los «_» del nombre, espacios; cada parte, con clean_filename; sin carpetas,
+    solo el nombre del fichero.
+    """
+    assert grupo is None or forma != "carpetas", "desde Moodle 4.1, una entrega en grupo es del grupo: moodle_de_grupo"
+    prefijo = limpio_de_moodle(("%s-" % grupo if grupo is not None else "") + nombre).replace("_", " ") + "_%s" % numero
+    partes = [p for p in (limpio_de_moodle(p) for p in fichero.split("/")) if p]
+    assert partes, "Moodle no guarda un fichero sin nombre: %r" % fichero
+    if forma == "plano":
+        return "%s_assignsubmission_%s_%s" % (prefijo, complemento, partes[-1])
+    return "%s_assignsubmission_%s%s/%s" % (prefijo, complemento, "_" if forma == "carpetas-3.1" else "",
+                                             "/".join(partes if complemento == "file" else partes[-1:]))
+
+
+def moodle_de_grupo(grupo, numero_del_grupo, fichero, complemento="file"):
+    """El nombre que da Moodle 4.1 y después a un fichero de una entrega en grupo, en carpetas: el del grupo y su número
+    o, con `grupo` None, el de quienes no tienen grupo («Grupo predeterminado», sin número)."""
+    prefijo = ("%s_%s" % (grupo.replace("_", " "), numero_del_grupo)) if grupo is not None else "Grupo predeterminado"
+    return "%s_assignsubmission_%s/%s" % (limpio_de_moodle(prefijo), complemento, fichero)
+
+
+def _canvas_limpio(texto):
+    """sanitize_file_name de Canvas (lib/content_zipper.rb): solo lo que Ruby llama [[:word:]] (letras, marcas,
+    cifras decimales y «_»)."""
+    import unicodedata
+    return "".join(c for c in texto if unicodedata.category(c)[0] in "LM" or unicodedata.category(c) in ("Nd", "Pc"))
+
+
+def canvas(nombre, numero, fichero, tarde=False, adjunto=None):
+    """El nombre que da Canvas («Download Submissions») a un fichero subido, como lib/content_zipper.rb: `nombre` es el
+    «sortable name» («Ruiz, Bruno»; uno ya limpio, «ruizbruno», se queda igual), en minúsculas y sin signos; «_LATE»
+    si llegó tarde; el número del estudiante y el del adjunto; el nombre del fichero («cuaderno-1.ipynb» si lo subió
+    otra vez), con \\/:*?"<>| cambiados por «_»."""
+    nombre = re.sub(r"^(\d+)$", r"\1", re.sub(r"_(\d+)_", r"\1", nombre)).lower()
+    prefijo = _canvas_limpio("_".join([nombre] + (["LATE"] if tarde else []) + [str(numero)]))
+    return "%s_%s_%s" % (prefijo, adjunto or 9000 + int(numero), re.sub(r'[\x00/\\:*?"<>|]+', "_", fichero))
+
+
+def canvas_de_texto(nombre, numero, enlace=False, tarde=False):
+    """El nombre que da Canvas a una entrega de texto en línea («…_text.html») o de enlace («…_link.html»)."""
+    nombre = re.sub(r"_(\d+)_", r"\1", nombre).lower()
+    return "%s_%s" % (_canvas_limpio("_".join([nombre] + (["LATE"] if tarde else []) + [str(numero)])),
+                      "link.html" if enlace else "text.html")
+
+
+def canvas_anonima(codigo, adjunto, fichero, tarde=False):
+    """El nombre que da Canvas a un fichero subido a una tarea con calificación anónima: un código, sin número ni
+    nombre del estudiante."""
+    return "%sanon_%s_%s_%s" % ("LATE_" if tarde else "", codigo, adjunto, fichero)
 
 
 def comprimido(miembros, nivel=6):

@@ -18,8 +18,9 @@ import pytest
 from course import CUADERNO, NO_CORREGIDO, TAREA, corregir
 from course.entregas import escribir_entrega, leer_ejemplo
 from cursos import MAXIMO, nota_del_ejemplo
-from lms import (A_TIEMPO, MADRID, PLAZO, canvas, canvas_importa, comprimido, corregir as make_grade, descarga, filas,
-                 montar, moodle, moodle_importa_hoja, moodle_importa_zip, recoger, sin_apostrofo, tar_gz)
+from lms import (A_TIEMPO, MADRID, PLAZO, canvas, canvas_anonima, canvas_importa, comprimido, corregir as make_grade,
+                 descarga, filas, montar, moodle, moodle_de_grupo, moodle_importa_hoja, moodle_importa_zip, recoger,
+                 sin_apostrofo, tar_gz)
 
 TARDE = datetime.datetime(2026, 3, 4, 10, 0)  # dos días y algo tarde: tres días empezados
 NO_SE_NOMBRAN = "=HYPERLINK(\"http://ejemplo.org\",\"pulsa\")"
@@ -40,11 +41,13 @@ ROSTER = [
     ("mia", "Mía", "Miles", "mia@example.org", "112"),
     ("coma", "Juan, \"el listo\"", "Pérez\nagarcia,x,y,z,16", "coma@example.org", "113"),
     ("formula", NO_SE_NOMBRAN, "+1+2", "@SUM(1+1)", "114"),
+    ("tere", "Tere", "Texto", "tere@example.org", "115"),          # solo escribe un texto en línea
     ("pperez1", "Pablo", "Pérez", "p1@example.org", ""),             # dos con el mismo nombre y sin número
     ("pperez2", "Pablo", "Pérez", "p2@example.org", ""),
 ]
 HONESTOS = ["agarcia", "bruiz", "ivan", "olga", "eleni", "wang", "lucia", "coma", "formula", "lms-120", "lms-199"]
-NO_CORREGIDOS = {"teo": "roto", "fausto": "no es un archivo", "bea": "bomba de descompresión", "mia": "ficheros", "rota": "JSON"}
+NO_CORREGIDOS = {"teo": "roto", "fausto": "no es un archivo", "bea": "bomba de descompresión", "mia": "ficheros", "rota": "JSON",
+                 "tere": "ningún cuaderno (.ipynb)"}
 APARTADAS = {"*": "comodín", "mal\\xff": "UTF-8", ".oculta": "punto"}
 
 
@@ -56,8 +59,12 @@ def clase(procesos, tmp_path_factory):
     escribir_entrega(raiz / "release" / TAREA / CUADERNO, leer_ejemplo(corregir.EJEMPLOS / "ana.toml")["respuestas"], fuera)
     nb = (fuera / CUADERNO).read_bytes()
     bomba = comprimido({CUADERNO: b" " * (64 * 1024 * 1024), "otra.zip": comprimido({"a.zip": comprimido({"b": b"0" * 10**7})})}, 9)
+    # La descarga de Moodle 4.1 y después, en carpetas (lo de por defecto); test_subidas.py prueba las demás formas.
     moodle_ = {
         moodle("Ana García López", 101, CUADERNO): (nb, A_TIEMPO),
+        # Su texto en línea lo escribe Moodle al descargar, con esa hora: no es la de su entrega.
+        moodle("Ana García López", 101, "onlinetext.html", complemento="onlinetext"): (b"<p>Adjunto</p>", TARDE),
+        moodle("Tere Texto", 115, "onlinetext.html", complemento="onlinetext"): (b"<p>Mi respuesta</p>", A_TIEMPO),
         moodle("Иван Петров", 201, CUADERNO): (nb, A_TIEMPO),
         moodle("Ольга Смирнова", 202, "лабораторная.ipynb"): (nb, A_TIEMPO),
         moodle("Ελένη Παπαδοπούλου", 103, CUADERNO): (nb, A_TIEMPO),
@@ -82,7 +89,16 @@ def clase(procesos, tmp_path_factory):
         moodle("Zoe Zeta", 199, CUADERNO): (nb, A_TIEMPO),        # no está en el roster
     }
     descarga(raiz, "moodle.zip", moodle_)
-    descarga(raiz, "canvas.zip", {canvas("ruizbruno", 302, TAREA + "-1.ipynb"): (nb, A_TIEMPO)})
+    descarga(raiz, "canvas.zip", {canvas("Ruiz, Bruno", 302, TAREA + "-1.ipynb"): (nb, A_TIEMPO)})
+    # Dos descargas que no dicen de quién es cada entrega: la de una tarea de Moodle 4.1 con entregas en grupo (el 101 es
+    # el número de un grupo, no el de Ana) y la de una tarea de Canvas con calificación anónima (el 12345 es un código).
+    escribir_entrega(raiz / "release" / TAREA / CUADERNO, leer_ejemplo(corregir.EJEMPLOS / "carla.toml")["respuestas"],
+                     raiz.parent / "otra")
+    otro = (raiz.parent / "otra" / CUADERNO).read_bytes()
+    descarga(raiz, "moodle-grupos.zip", {moodle_de_grupo("Grupo A", 101, CUADERNO): (otro, TARDE),
+                                         moodle_de_grupo(None, None, CUADERNO): (otro, TARDE)})
+    descarga(raiz, "canvas-anonima.zip", {canvas_anonima("12345", 9101, CUADERNO): (otro, TARDE),
+                                          canvas_anonima("Ab3dE", 9102, CUADERNO, tarde=True): (otro, TARDE)})
     (raiz / "downloaded" / TAREA / "archive" / "no-es-del-lms.zip").write_bytes(b"ni siquiera un zip")
     recogido, memoria = recoger(raiz)
     # Lo que un profesor copia a mano en submitted/: carpetas con nombres imposibles y un cuaderno roto.
@@ -104,6 +120,22 @@ def test_zip_collect_no_se_para_y_cada_subida_va_a_la_carpeta_de_quien_la_subio(
     for estudiante in HONESTOS + ["tomas", "nico"]:
         assert sorted(p.name for p in (raiz / "submitted" / estudiante / TAREA).iterdir()) == [CUADERNO, "timestamp.txt"]
     assert "no-es-del-lms.zip no es una descarga del LMS" in recogido.stderr
+
+
+def test_una_descarga_que_no_dice_de_quien_es_cada_entrega_no_se_recoge(clase):
+    """Entregas en grupo de Moodle 4.1 y después (carpetas con el número del grupo) y calificación anónima de Canvas: ni
+    el número de un grupo ni un código se toman por el de un estudiante, y se dice por qué."""
+    raiz, recogido, _, _ = clase
+    assert "moodle-grupos.zip es de una tarea de Moodle con entregas en grupo" in recogido.stderr
+    assert "canvas-anonima.zip es de una tarea de Canvas con calificación anónima" in recogido.stderr
+    assert not (raiz / "submitted" / "lms-12345").exists()
+    # Quien solo escribe un texto en línea ha entregado algo, pero nada que corregir: se dice qué hay.
+    assert "«onlinetext.html»" in filas(raiz)["tere"]["motivo"]
+    # Ana, la del número 101, tiene su cuaderno y su hora, no los del grupo 101.
+    ana = raiz / "submitted" / "agarcia" / TAREA
+    assert (ana / CUADERNO).read_bytes() == (raiz / "submitted" / "eleni" / TAREA / CUADERNO).read_bytes()
+    assert (ana / "timestamp.txt").read_text().startswith(
+        A_TIEMPO.replace(tzinfo=MADRID).astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"))
 
 
 def test_los_honestos_sacan_todos_sus_puntos_en_cualquier_escritura(clase):

@@ -13,6 +13,7 @@ import functools
 import io
 import json
 import os
+import re
 import shutil
 import tempfile
 import zipfile
@@ -27,9 +28,10 @@ from traitlets.config import Config
 from course import CUADERNO, NO_CORREGIDO, TAREA, corregir, gradebook, limites
 from course.complementos import FORMULA, NotasSinFormulas
 from course.entregas import escribir_entrega, leer_ejemplo
-from course.recoleccion import Subida, asignar, hora_del_lms, leer_roster, mostrar, normalizar
+from course.recoleccion import Miembro, Subida, asignar, hora_del_lms, leer_roster, mostrar, normalizar, participante
 from cursos import nota_del_ejemplo
-from lms import A_TIEMPO, MADRID, canvas, comprimido, descarga, filas, montar, moodle, recoger, sin_apostrofo, tar_gz
+from lms import (A_TIEMPO, MADRID, MOODLE_FORMAS, canvas, canvas_anonima, canvas_de_texto, comprimido, descarga, filas,
+                 limpio_de_moodle, montar, moodle, moodle_de_grupo, recoger, sin_apostrofo, tar_gz)
 from lms import corregir as make_grade
 
 LENTO = settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
@@ -65,9 +67,9 @@ def plantilla(procesos, tmp_path_factory):
     return raiz, cuadernos, solos
 
 
-def _honestos(cuadernos):
-    return {moodle("Ana García López", 101, CUADERNO): (cuadernos["agarcia"], A_TIEMPO),
-            canvas("ruizbruno", 202, TAREA + ".ipynb"): (cuadernos["bruiz"], A_TIEMPO)}
+def _honestos(cuadernos, forma="carpetas", ana="Ana García López", grupo=None, tarde=False):
+    return {moodle(ana, 101, CUADERNO, forma, grupo=grupo): (cuadernos["agarcia"], A_TIEMPO),
+            canvas("Ruiz, Bruno", 202, TAREA + ".ipynb", tarde=tarde): (cuadernos["bruiz"], A_TIEMPO)}
 
 
 def _contenido(carpeta):
@@ -109,32 +111,47 @@ def _contenidos(draw, honesto):
 
 @st.composite
 def subidas(draw, honesto):
-    """{número del LMS: (nombre en el LMS, {fichero: bytes})} de unos participantes hostiles."""
+    """{número del LMS: (nombre en el LMS, {fichero: (bytes, complemento de Moodle)})} de unos participantes hostiles."""
     numeros = draw(st.lists(st.sampled_from(["301", "302", "303", "304", "401", "402", "403"]), min_size=1,
                             max_size=4, unique=True))
     nombre = st.one_of(st.sampled_from(["Nadia Nada", "Ana García López", "Иван Петров", "王 芳"]),
                        st.text(st.characters(categories=["L", "N", "Zs"]), min_size=1, max_size=20))
+    # Moodle no guarda un fichero cuyo nombre se queda en nada al limpiarlo (clean_filename).
+    fichero = NOMBRES.filter(lambda n: any(limpio_de_moodle(p) for p in n.split("/")))
     resultado = {}
     for n in numeros:
         quien = draw(nombre)
         # Sin número en el roster, el nombre de Bruno sería ambiguo (y eso ya se avisa): aquí, otro.
         assume(n.startswith("3") or normalizar(quien) not in ("brunoruiz", "ruizbruno"))
-        resultado[n] = (quien.replace("/", " ").strip() or "x", draw(_ficheros(_contenidos(honesto))))
+        ficheros = draw(st.dictionaries(fichero, st.tuples(_contenidos(honesto), st.sampled_from(["file", "onlinetext"])),
+                                        min_size=1, max_size=3))
+        resultado[n] = (quien.replace("/", " ").strip() or "x", ficheros)
     return resultado
 
 
 @LENTO
 @given(datos=st.data())
 def test_una_subida_solo_cambia_la_carpeta_de_quien_la_subio(plantilla, datos):
+    """Cada ejemplo es una descarga de una versión de Moodle (en carpetas, de 4.1 o de 3.1, o sin carpetas), quizá con
+    la identidad oculta («Participante») o con entregas en grupo de antes de 4.1, con texto en línea junto a los
+    ficheros; Bruno, por Canvas, a tiempo o con «_LATE»."""
     raiz, cuadernos, solos = plantilla
     lote = datos.draw(subidas(cuadernos["agarcia"]))
+    forma = datos.draw(st.sampled_from(MOODLE_FORMAS))
+    oculta = datos.draw(st.booleans())
+    grupo = datos.draw(st.none() | st.sampled_from(["Grupo A", "Grupo_B", "Grupo predeterminado"])) \
+        if forma != "carpetas" else None
     with tempfile.TemporaryDirectory() as tmp:
         curso = Path(tmp) / "curso"
         shutil.copytree(raiz, curso)
-        miembros = _honestos(cuadernos)
+        ana = "Participante" if oculta else "Ana García López"
+        miembros = _honestos(cuadernos, forma, ana, grupo, tarde=datos.draw(st.booleans()))
+        if datos.draw(st.booleans()):  # Ana escribe también un texto en línea, que Moodle fecha al descargar
+            miembros[moodle(ana, 101, "onlinetext.html", forma, "onlinetext", grupo)] = (b"<p>Hola</p>", HORA_HOSTIL)
         for numero, (nombre, ficheros) in lote.items():
-            for fichero, contenido in ficheros.items():
-                miembros[moodle(nombre, numero, fichero)] = (contenido, HORA_HOSTIL)
+            for fichero, (contenido, complemento) in ficheros.items():
+                miembros[moodle("Participante" if oculta else nombre, numero, fichero, forma, complemento, grupo)] = (
+                    contenido, HORA_HOSTIL)
         descarga(curso, "lms.zip", miembros)
         hecho, memoria = recoger(curso)
         assert hecho.returncode == 0, hecho.stderr[-3000:]
@@ -153,6 +170,63 @@ def test_una_subida_solo_cambia_la_carpeta_de_quien_la_subio(plantilla, datos):
 
 
 # --------------------------------------------------------------------------- quién es quién
+
+# Partes de la ruta de un fichero subido y nombres de personas: cualquier texto, con «_», signos y caracteres de control.
+PARTE = st.text(min_size=1, max_size=12).filter(lambda p: "/" not in p and limpio_de_moodle(p))
+PERSONA = st.text(max_size=20)
+
+
+@settings(max_examples=400, deadline=None)
+@given(nombre=PERSONA, numero=st.integers(1, 10**9), forma=st.sampled_from(MOODLE_FORMAS),
+       complemento=st.sampled_from(["file", "onlinetext"]), grupo=st.none() | PERSONA,
+       partes=st.lists(PARTE, min_size=1, max_size=3))
+def test_cada_forma_de_moodle_dice_de_quien_es_y_que_subio(nombre, numero, forma, complemento, grupo, partes):
+    """Con carpetas (Moodle 4.1 y después, o 3.1 a 4.0) o sin ellas, con la identidad oculta o con el equipo delante
+    (entregas en grupo de antes de 4.1), fichero subido o texto en línea: el número, el nombre y la ruta del fichero son
+    los que Moodle ha puesto, aunque el nombre o el fichero tengan «_», «/», signos o cifras."""
+    assume(not (grupo is not None and forma == "carpetas"))
+    quien = participante(moodle(nombre, numero, "/".join(partes), forma, complemento, grupo))
+    limpias = [limpio_de_moodle(p) for p in partes]
+    ruta = limpias[-1] if forma == "plano" or complemento != "file" else "/".join(limpias)
+    como_en_moodle = limpio_de_moodle(("%s-" % grupo if grupo is not None else "") + nombre).replace("_", " ")
+    assert quien == Miembro(como_en_moodle, str(numero), ruta, complemento == "file")
+
+
+@settings(max_examples=400, deadline=None)
+@given(nombre=PERSONA, numero=st.integers(1, 10**12), adjunto=st.integers(1, 10**12), tarde=st.booleans(),
+       fichero=st.text(min_size=1, max_size=20), otra_vez=st.booleans())
+def test_cada_forma_de_canvas_dice_de_quien_es_y_que_subio(nombre, numero, adjunto, tarde, fichero, otra_vez):
+    """Un fichero de «Download Submissions» de Canvas, a tiempo o con «_LATE», subido otra vez («-1») o no, y el texto
+    en línea y el enlace: el número es el del estudiante, aunque su nombre tenga «_» o cifras."""
+    if otra_vez:
+        fichero = re.sub(r"(\.[^.]*)?$", r"-1\1", fichero, count=1)
+    nombre_de_canvas = canvas(nombre, 1, "x").rsplit("_", 3)[0]  # como lo deja Canvas, sin «_LATE»
+    # Canvas lee como número de estudiante lo primero que es solo cifras: un nombre que acaba en «_<cifras>», o que
+    # empieza como una entrega anónima, Canvas tampoco lo distingue (docs/lms.md).
+    assume(not re.search(r"_\d+$", nombre_de_canvas) and not nombre_de_canvas.startswith("anon_"))
+    quien = participante(canvas(nombre, numero, fichero, tarde, adjunto))
+    assert (quien.numero, quien.subido, quien.sin_numero) == (str(numero), True, None)
+    assert quien.ruta == re.sub(r'[\x00/\\:*?"<>|]+', "_", fichero)
+    if not nombre_de_canvas.lower().endswith("_late"):
+        assert quien.nombre == nombre_de_canvas
+    for enlace in (False, True):
+        quien = participante(canvas_de_texto(nombre, numero, enlace, tarde))
+        assert (quien.numero, quien.subido) == (str(numero), False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(codigo=st.text("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", min_size=5, max_size=5),
+       grupo=PERSONA, numero=st.integers(1, 10**6), tarde=st.booleans(), fichero=PARTE)
+def test_lo_que_no_dice_de_quien_es_no_tiene_numero(codigo, grupo, numero, tarde, fichero):
+    """Una entrega anónima de Canvas o la de quienes no tienen grupo en una tarea de Moodle 4.1 con entregas en grupo no
+    llevan número de estudiante: se sabe y se dice por qué, nunca se toma otro número por el suyo."""
+    anonima = participante(canvas_anonima(codigo, numero, fichero, tarde))
+    sin_grupo = participante(moodle_de_grupo(None, None, limpio_de_moodle(fichero)))
+    assert anonima.numero is None and "anónima" in anonima.sin_numero
+    assert sin_grupo.numero is None and "en grupo" in sin_grupo.sin_numero
+    # La del grupo lleva el número del grupo, que solo se distingue del de un estudiante por la descarga entera.
+    assert participante(moodle_de_grupo(grupo, numero, limpio_de_moodle(fichero))).numero == str(numero)
+
 
 PALABRA = st.text(st.characters(categories=["Lu", "Ll", "Lo"]), min_size=1, max_size=8)
 
