@@ -6,8 +6,8 @@
   números como números y las fechas como fechas: la que abre bien un Excel en español.
 - `exportar_al_lms`: lo que el LMS importa tal cual, por el número de cada estudiante en el LMS (la
   columna `lms_user_id` del roster): la hoja de calificaciones de Moodle con un comentario para cada
-  uno, el CSV del libro de calificaciones de Canvas y el .zip de «Subir varios archivos de
-  retroalimentación en un zip» de Moodle. Quien no tiene número se queda fuera, y se dice quién.
+  uno, el CSV del libro de calificaciones de Canvas y el .zip de «Subir múltiples archivos de
+  retroalimentación en un ZIP» de Moodle. Quien no tiene número se queda fuera, y se dice quién.
 
 Los formatos, y de dónde sale cada detalle (el código y la documentación de Moodle y de Canvas), en
 docs/lms.md. Todo se pinta de una `estado.Clase` ya leída: aquí no se vuelve a mirar ni el gradebook
@@ -186,7 +186,7 @@ def _donde(c):
 
 
 def escribir_moodle_csv(destino, clase, etiquetas, ahora=None):
-    """La hoja de calificaciones de Moodle («Subir hoja de calificaciones»), con un comentario para cada uno."""
+    """La hoja de calificaciones de Moodle («Subir la hoja de calificaciones»), con un comentario para cada uno."""
     ahora = (ahora or datetime.datetime.now(datetime.timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
     van, _ = para_el_lms(clase)
     with open(destino, "w", newline="", encoding="utf-8") as f:
@@ -224,7 +224,7 @@ def carpeta_de_moodle(e):
 
 
 def escribir_moodle_zip(destino, clase, raiz):
-    """El .zip de «Subir varios archivos de retroalimentación en un zip»: la retroalimentación HTML de cada uno, en
+    """El .zip de «Subir múltiples archivos de retroalimentación en un ZIP»: la retroalimentación HTML de cada uno, en
     su carpeta. Devuelve los ids de quienes van dentro."""
     van, _ = para_el_lms(clase)
     nombre = Path(cuaderno(clase.tarea)).with_suffix(".html").name

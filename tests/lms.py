@@ -229,7 +229,7 @@ MOODLE_COMPLEMENTOS = {("assignsubmission", "file"), ("assignsubmission", "onlin
 
 
 def moodle_importa_zip(ruta, participantes):
-    """{participante: {fichero: bytes}} de un zip subido con «Subir varios archivos de retroalimentación en un zip»
+    """{participante: {fichero: bytes}} de un zip subido con «Subir múltiples archivos de retroalimentación en un ZIP»
     (mod/assign/feedback/file/importziplib.php, is_valid_filename_for_import)."""
     importados = {}
     with zipfile.ZipFile(ruta) as z:
