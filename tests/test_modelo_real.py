@@ -440,6 +440,13 @@ def test_conversar_culpa_a_tu_ejecutar_solo_de_lo_que_sale_de_el(api, capsys):
     dicho = _conversa(capsys, con_la_excepcion)
     assert "no se puede mandar a la API para pedir el turno 3: la observación de t2" in dicho
     assert "ha dejado salir" not in dicho
+    # Un ejecutar que no acaba se corta con el tope de cada llamada, y también es cosa suya.
+    def sin_fin(ll, entorno):
+        while True:
+            pass
+    api.plan = [mensaje(RESPUESTAS[0])]
+    dicho = _conversa(capsys, sin_fin)
+    assert "✘ La conversación se corta después del turno 1 del modelo: tu ejecutar no ha terminado" in dicho
 
 
 def test_conversar_dice_un_turno_y_no_1_turnos(api, capsys):

@@ -15,7 +15,7 @@ from ..bloques import texto
 from ..bucle import bucle
 from ..entorno import ENTORNO
 from ..salmorejo import INICIO
-from .ejercicios import Escapada, en_prueba
+from .ejercicios import NoPasa, en_prueba
 
 MODELO = "claude-haiku-5-5"  # el más rápido y barato de la API; vale cualquier otro que admita herramientas
 TOPE = 8           # turnos como mucho en cada conversación de la lección
@@ -139,7 +139,7 @@ def conversar(encargo, ejecutar, modelo=MODELO, tope=TOPE, max_tokens=1024):
     try:
         como_acaba, texto_final, M = bucle(claude, [INICIO[0], ("usuario", encargo)], entorno, tope,
                                            en_prueba(ejecutar))
-    except Escapada as fallo:  # solo lo que ha salido de tu ejecutar
+    except NoPasa as fallo:  # solo lo de tu ejecutar: una excepción que ha dejado salir, o una llamada que no acaba
         print("✘ La conversación se corta después del turno %d del modelo: %s" % (claude.turno, fallo))
     except (RespuestaCortada, SinRespuesta) as fallo:  # el que falla es el modelo: no hay llamada a la que contestar
         print("El modelo no ha dado el turno %d: %s" % (claude.turno + 1, fallo))
