@@ -407,10 +407,10 @@ class ExtraerDelLMS(ExtractorPlugin):
         sin_numero = [q for _, q in quienes if q is not None and q.numero is None]
         if sin_numero:
             # Un fichero sin número delata la descarga entera: en ella, ningún número es el de un estudiante.
-            self.log.error("%s es de %s (por ejemplo, «%s»). Esta descarga no dice de quién es cada entrega, y aquí no "
-                           "se adivina: no se recoge nada de ella. Copia cada cuaderno a mano a submitted/<estudiante>/%s/ "
-                           "(docs/lms.md).", fichero, sin_numero[0].sin_numero, mostrar(sin_numero[0].ruta),
-                           self.parent.coursedir.assignment_id)
+            self.log.error("%s es de %s (por ejemplo, «%s»). Esta descarga no dice de quién es cada entrega, y "
+                           "aquí no se adivina: no se recoge nada de ella. Copia cada cuaderno a mano a "
+                           "submitted/<estudiante>/%s/ (docs/lms.md).", fichero, sin_numero[0].sin_numero,
+                           mostrar(sin_numero[0].ruta), self.parent.coursedir.assignment_id)
             return
         for info, quien in quienes:
             if quien is None:
