@@ -17,7 +17,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from course import CUADERNO, RAIZ, TAREA, corregir, estado, gradebook, informe
+from course import CUADERNO, RAIZ, TAREA, calificacion, corregir, estado, gradebook, informe
 from course.entregas import escribir_entrega, leer_ejemplo
 from course.estado import notas as notas_de
 from cursos import MAXIMO_CALIFICADO as MAXIMO, nbgrader
@@ -25,10 +25,12 @@ from cursos import MAXIMO_CALIFICADO as MAXIMO, nbgrader
 # Dos entregas de cada tipo que termina (elena espera a sus topes: la prueba de make grade la cubre).
 CLASE = {"ana-1": "ana", "ana-2": "ana", "bruno": "bruno", "carla": "carla", "dario": "dario"}
 ROTA = "rota"  # un .ipynb que no es JSON: no se corrige, y el CSV, la salida y el informe dicen por qué
-# Eva lo tiene todo bien menos una llamada que solo sale en una conversación oculta (la tortilla): la rompe en su
-# turno 2, y no es ninguna equivocación con nombre. El informe tiene que decir cuál y en qué turno.
+# Eva lo tiene todo bien menos una llamada que solo sale en una conversación oculta (la primera de las que
+# genera course/calificacion.py): la rompe en su turno 2. El informe tiene que decir cuál y en qué turno.
 EVA = "eva"
-TORTILLA = "Apunta en lista.txt lo que lleva la tortilla y no tengo."
+_CONVERSACION = calificacion.casos()["guiones"][0]
+TORTILLA = _CONVERSACION[0][-1][1]  # lo que pide el usuario en ella
+_DEL_TURNO_2 = next(b["id"] for b in _CONVERSACION[1][1] if b["type"] == "tool_use")
 TODOS = [*CLASE, EVA]
 
 
@@ -36,7 +38,8 @@ def _respuestas_de_eva():
     respuestas = dict(leer_ejemplo(corregir.EJEMPLOS / "ana.toml")["respuestas"])
     respuestas["ejecutar"] = respuestas["ejecutar"].replace(
         "    motivo = incumple(llamada)\n",
-        "    if llamada[\"id\"] == \"e\":\n        return resultado(\"e\", \"hecho\")\n    motivo = incumple(llamada)\n")
+        "    if llamada[\"id\"] == %r:\n        return resultado(%r, \"hecho\")\n    motivo = incumple(llamada)\n"
+        % (_DEL_TURNO_2, _DEL_TURNO_2))
     assert "hecho" in respuestas["ejecutar"]
     return respuestas
 

@@ -65,7 +65,7 @@ def ejecutar(llamada, entorno):
     try:
         return resultado(llamada["id"], FUNCIONES[llamada["name"]](entorno, **llamada["input"]))
     except Exception as e:
-        return error(llamada["id"], str(e))
+        return error(llamada["id"], str(e) or type(e).__name__)
 '''
 
 

@@ -53,34 +53,6 @@ def operar(entorno, op, *a):
         raise RuntimeError("operación no permitida")
 
 
-class Espia:
-    """Los ficheros de una prueba, las operaciones que les han hecho (`registro`) y dónde fallan:
-    `fallos` lleva ("lee", ruta), ("lista",) o ("escribe", ruta) a la excepción que lanza esa operación."""
-
-    def __init__(self, ficheros=ENTORNO, fallos=None):
-        self.ficheros = dict(ficheros)
-        self.fallos = dict(fallos or {})
-        self.registro = []
-
-    def operar(self, op, *a):
-        hecha = _Operacion((op, *a))
-        self.registro.append(hecha)
-        fallo = None
-        with contextlib.suppress(TypeError):  # una ruta que no es un texto no falla así: falla sola
-            fallo = self.fallos.get((op, *a[:1]))
-        if fallo is not None:
-            hecha.fallida = True
-            raise copy.copy(fallo)  # una nueva cada vez, sin la traza de la anterior
-        hecho = operar(self.ficheros, op, *a)
-        if op == "lista":  # con lo que ha dado: así se sabe si después se leen todos
-            self.registro[-1] = ("lista", tuple(hecho))
-        return hecho
-
-    def disco(self):
-        """(ficheros, fallos) de ahora: para probar con una herramienta de verdad lo que daría aquí."""
-        return dict(self.ficheros), dict(self.fallos)
-
-
 class _Operacion(tuple):
     """Una operación del registro, (op, *argumentos); `fallida` si el disco ha fallado en ella."""
     fallida = False
@@ -122,6 +94,36 @@ class Entorno(MutableMapping):
 
     def __repr__(self):
         return repr(dict(self))
+
+
+class Espia(Entorno):
+    """Los ficheros de una prueba, las operaciones que les han hecho (`registro`) y dónde fallan:
+    `fallos` lleva ("lee", ruta), ("lista",) o ("escribe", ruta) a la excepción que lanza esa operación.
+    Es también un entorno: lo que se le haga, como a su vista, queda apuntado. Quien corrige lee `ficheros`."""
+
+    def __init__(self, ficheros=ENTORNO, fallos=None):
+        super().__init__(self.operar)
+        self.ficheros = dict(ficheros)
+        self.fallos = dict(fallos or {})
+        self.registro = []
+
+    def operar(self, op, *a):
+        hecha = _Operacion((op, *a))
+        self.registro.append(hecha)
+        fallo = None
+        with contextlib.suppress(TypeError):  # una ruta que no es un texto no falla así: falla sola
+            fallo = self.fallos.get((op, *a[:1]))
+        if fallo is not None:
+            hecha.fallida = True
+            raise copy.copy(fallo)  # una nueva cada vez, sin la traza de la anterior
+        hecho = operar(self.ficheros, op, *a)
+        if op == "lista":  # con lo que ha dado: así se sabe si después se leen todos
+            self.registro[-1] = _Operacion(("lista", tuple(hecho)))
+        return hecho
+
+    def disco(self):
+        """(ficheros, fallos) de ahora: para probar con una herramienta de verdad lo que daría aquí."""
+        return dict(self.ficheros), dict(self.fallos)
 
 
 def vista(entorno):
