@@ -102,6 +102,14 @@ c.ExportApp.plugin_class = "course.complementos.NotasSinFormulas"
 # un motivo en español si no se puede leer (course/recoleccion.py; nbgrader no tiene opción para esto).
 recoleccion.ajustar_importacion()
 
+# El intercambio de nbgrader (el camino del hub, course/intercambio.py): `nbgrader collect` atribuye
+# cada entrega por el dueño de su carpeta en el sistema y la fecha por su ctime (que nadie puede
+# adelantar), sin seguir enlaces y apartando lo que no es del roster; publicar una tarea o la
+# retroalimentación deja además los plazos de entrega para la pestaña «Tareas» de los estudiantes.
+c.ExchangeFactory.collect = "course.intercambio.RecogidaDelIntercambio"
+c.ExchangeFactory.release_assignment = "course.intercambio.PublicarTarea"
+c.ExchangeFactory.release_feedback = "course.intercambio.PublicarRetroalimentacion"
+
 # `nbgrader zip_collect`: las descargas de Moodle y de Canvas, cada entrega a quien la subió, por su
 # número de participante (la columna lms_user_id del roster) y con la hora del LMS (course/recoleccion.py).
 c.ZipCollectApp.extractor_plugin = "course.recoleccion.ExtraerDelLMS"

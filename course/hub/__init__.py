@@ -31,6 +31,7 @@ import secrets
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -54,6 +55,9 @@ ESTUDIANTES = ("ana", "bruno")
 PUERTO = 8000
 CURSO = "harness-de-agentes"        # el course_id de nbgrader_config.py
 COPIA = "curso-harness"             # la carpeta del curso en la casa del profesor
+# La lista de tareas de nbgrader con los plazos de entrega, para los estudiantes (course/hub/plazos.py).
+MODULO_DE_PLAZOS = "curso_harness_plazos"
+LISTA_CON_PLAZOS = MODULO_DE_PLAZOS + ".ListaConPlazos"
 # configurable-http-proxy 5 pide node 20; con un node más viejo (Debian 12 trae el 18), la 4.6.
 PROXY = {20: "configurable-http-proxy@5.3.0", 0: "configurable-http-proxy@4.6.3"}
 # El Python del sistema: un entorno hecho desde un Python bajo /root (pyenv) no lo pueden usar los demás.
@@ -176,9 +180,9 @@ def configurar(hub):
     """Español, extensión, nbgrader y papeles en el entorno del hub."""
     entorno.idioma_por_defecto(hub.entorno)
     completar(entorno.carpeta_de_traduccion(hub.entorno))
-    hub.intercambio.mkdir(parents=True, exist_ok=True)
-    hub.intercambio.chmod(0o777)  # nbgrader: el intercambio lo escriben todos (release, submit)
-    entorno.configurar_nbgrader(hub.entorno, hub.intercambio, **{"CourseDirectory.course_id": CURSO})
+    entorno.configurar_nbgrader(hub.entorno, hub.intercambio, **{"CourseDirectory.course_id": CURSO,
+                                                                 "ExchangeFactory.list": LISTA_CON_PLAZOS})
+    instalar_plazos(hub)
     (hub.entorno / "etc" / "jupyter" / "jupyter_server_config.json").write_text(json.dumps(CONFIG_SERVIDOR, indent=2))
     for nombre, datos in CONFIG_ESTUDIANTE.items():
         fichero = hub.estudiante / nombre
@@ -186,6 +190,31 @@ def configurar(hub):
         fichero.write_text(json.dumps(datos, indent=2))
     for carpeta in (hub.destino, hub.estudiante, hub.estudiante / "labconfig"):
         carpeta.chmod(0o755)
+
+
+def instalar_plazos(hub):
+    """La lista de tareas con sus plazos (course/hub/plazos.py), como módulo suelto del entorno de todos."""
+    destino, = hub.entorno.glob("lib/python3*/site-packages")
+    shutil.copyfile(AQUI / "plazos.py", destino / (MODULO_DE_PLAZOS + ".py"))
+
+
+def preparar_intercambio(raiz, profesor, curso=CURSO):
+    """El intercambio de nbgrader en `raiz`: lo escriben todos, con el bit «sticky» (nadie borra ni renombra lo
+    que no es suyo), y la carpeta del curso ya creada y del profesor, antes de que otro la cree con ese nombre."""
+    raiz = Path(raiz)
+    raiz.mkdir(parents=True, exist_ok=True)
+    raiz.chmod(0o1777)
+    carpeta = raiz / curso
+    usuario = pwd.getpwnam(profesor)
+    if not os.path.lexists(carpeta):
+        carpeta.mkdir()
+        os.chown(carpeta, usuario.pw_uid, usuario.pw_gid)
+    info = os.lstat(carpeta)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != usuario.pw_uid:
+        raise SystemExit(f"{carpeta} no es una carpeta de {profesor}: la ha creado otro usuario. Mira qué tiene, "
+                         "bórrala y vuelve a preparar el hub.")
+    carpeta.chmod(0o755)
+    return carpeta
 
 
 # --------------------------------------------------------------------------- las personas
@@ -279,6 +308,7 @@ def preparar(destino=DESTINO, profesor=PROFESOR, estudiantes=ESTUDIANTES, casas=
         if clave:
             nuevas[nombre] = clave
     copia_del_profesor(hub, profesor)
+    preparar_intercambio(hub.intercambio, profesor)
     if nuevas and not claves:
         fichero = hub.estado / "claves.txt"
         with open(fichero, "a", encoding="utf-8") as f:
