@@ -102,13 +102,15 @@ bundle: $(STAMP) lite
 	$(BIN)/python -m course.paquete
 
 # The course on a JupyterHub on this machine, on 127.0.0.1 (needs root, npm and node): the hub's
-# environment, users and nbgrader's exchange in HUB, then the hub runs until Ctrl+C (course/hub/).
+# environment, the roster's users and nbgrader's exchange in HUB; then the hub runs as a systemd
+# service where systemd runs (`systemctl stop curso-harness-hub` stops it), else here until Ctrl+C
+# (course/hub/, docs/hub.md). New users' passwords go to HUB/estado/claves.txt only.
 HUB ?= /srv/curso-harness
 PUERTO ?= 8000
 PROFESOR ?= profesora
-ESTUDIANTES ?= ana bruno
+ROSTER ?= course/hub/roster-de-ejemplo.csv
 hub: $(STAMP) bwrap
-	$(BIN)/python -m course.hub --destino $(HUB) --puerto $(PUERTO) --profesor $(PROFESOR) --estudiantes $(ESTUDIANTES)
+	$(BIN)/python -m course.hub --destino $(HUB) --puerto $(PUERTO) --profesor $(PROFESOR) --roster $(ROSTER)
 
 # The course's JupyterLab extension (course/extension/), rebuilt with npm and JupyterLab's builder
 # into course/extension/labextension/: commit that folder (nobody installing the course needs node).

@@ -9,8 +9,10 @@ import contextlib
 import fcntl
 import os
 import pwd
+import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 DESTINO = Path(tempfile.gettempdir()) / "curso-harness-hub-pruebas"
@@ -27,13 +29,31 @@ def cerrojo():
 
 
 def borrar(*nombres):
-    """Borra los usuarios `nombres` que existan (sus casas, no: son carpetas de la prueba)."""
+    """Borra los usuarios `nombres` que existan (sus casas, no: son carpetas de la prueba). Lo que quede en
+    marcha con esos usuarios (solo los lanza la prueba) se mata antes, proceso a proceso: si no, userdel no
+    los borra."""
     for nombre in nombres:
         try:
-            pwd.getpwnam(nombre)
+            uid = pwd.getpwnam(nombre).pw_uid
         except KeyError:
             continue
-        subprocess.run(["userdel", nombre], capture_output=True, check=False)
+        for intento in range(10):
+            vivos = [int(p) for p in os.listdir("/proc") if p.isdigit() and _uid(p) == uid]
+            if not vivos:
+                break
+            for pid in vivos:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM if intento < 5 else signal.SIGKILL)
+            time.sleep(0.5)
+        hecho = subprocess.run(["userdel", nombre], capture_output=True, text=True, check=False)
+        assert hecho.returncode == 0, f"userdel {nombre}: {hecho.stderr}"
+
+
+def _uid(pid):
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None
 
 
 def como(usuario, orden, entorno, cwd=None, entrada=None):

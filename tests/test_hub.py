@@ -14,35 +14,44 @@ con PAM) y un solo navegador, y el recorrido entero en un fixture del módulo:
 Las pruebas miran lo que ha quedado (notas, ficheros, permisos) y lo que cada persona ha visto:
 ninguna etiqueta inglesa conocida de JupyterLab, de nbgrader ni de JupyterHub (tests/ingles.py).
 
-Necesita root (crea usuarios del sistema: profe-prueba, ana-prueba, carla-prueba; los borra al
-acabar), npm y Chromium. El entorno del hub se guarda entre ejecuciones en
+Dora, del roster, no usa el navegador: desde su cuenta intenta entregar a nombre de Ana (con `nbgrader
+submit --student`, con una carpeta que es un enlace a las soluciones y con un nombre con caracteres de
+control), y Ana conserva su nota.
+
+Necesita root (crea usuarios del sistema: profe-prueba, ana-prueba, carla-prueba y dora-prueba; los
+borra al acabar), npm y Chromium. El entorno del hub se guarda entre ejecuciones en
 $TMPDIR/curso-harness-hub-pruebas (la primera vez tarda unos minutos).
 Solo esta prueba: `.venv/bin/python -m pytest tests/test_hub.py -v`.
 """
 
+import ast
+import contextlib
 import csv
 import datetime
-import fcntl
+import io
+import json
 import os
-import pwd
-import secrets
+import re
 import shutil
 import subprocess
-import tempfile
+import sys
 import time
-from pathlib import Path
 
 import pytest
 
+import cuentas
 import ingles
 import navegador as nv
-from course import CUADERNO, TAREA, gradebook, hub as curso_hub
+from course import CUADERNO, RAIZ, TAREA, gradebook, hub as curso_hub
 from course.corregir import EJEMPLOS
 from course.entregas import leer_ejemplo
 
 PROFESORA = "profe-prueba"
 ANA, CARLA = "ana-prueba", "carla-prueba"   # con las respuestas de course/ejemplos/ana.toml y carla.toml
-DESTINO = Path(tempfile.gettempdir()) / "curso-harness-hub-pruebas"
+DORA = "dora-prueba"                        # del roster, no entra en el navegador: intenta entregar por Ana
+USUARIOS = (PROFESORA, ANA, CARLA, DORA)
+ROSTER = [(ANA, "Ana", "Prueba Uno"), (CARLA, "Carla", "Prueba Dos"), (DORA, "Dora", "Prueba Tres")]
+DESTINO = cuentas.DESTINO
 RUTA = f"{TAREA}/{CUADERNO}"
 ESPERA_ORDEN = 600    # una orden de la profesora en su terminal (make grade corrige las dos entregas)
 # El recorrido entero, con el entorno del hub si hay que rehacerlo (unos minutos): pasado esto, pytest-timeout
@@ -54,45 +63,41 @@ NOMBRES_PROPIOS = {"JupyterHub"}
 
 # =========================================================================== el hub
 
-def _borrar_usuarios():
-    for nombre in (PROFESORA, ANA, CARLA):
-        try:
-            pwd.getpwnam(nombre)
-        except KeyError:
-            continue
-        subprocess.run(["userdel", nombre], capture_output=True, check=False)
-
-
 @pytest.fixture(scope="module")
-def hub(chromium):
+def hub(chromium, procesos):
     if os.geteuid() != 0:
         nv.saltar_o_fallar("El JupyterHub del curso necesita root (crea usuarios del sistema) / needs root.")
     if not shutil.which("npm"):
         nv.saltar_o_fallar("Falta npm, para configurable-http-proxy: apt-get install npm / npm is missing.")
-    DESTINO.mkdir(exist_ok=True)
-    with open(DESTINO / ".cerrojo", "w") as cerrojo:
-        fcntl.flock(cerrojo, fcntl.LOCK_EX)  # dos ejecuciones a la vez compartirían usuarios y carpetas
+    with cuentas.cerrojo():
         # Lo de una ejecución anterior, fuera; el entorno y el proxy se guardan (tardan en hacerse).
-        _borrar_usuarios()
-        for resto in ("casas", "intercambio", "estado", "config-estudiante"):
+        cuentas.borrar(*USUARIOS)
+        for resto in ("casas", "intercambio", "estado", "config-estudiante", "programa"):
             shutil.rmtree(DESTINO / resto, ignore_errors=True)
         (DESTINO / "casas").mkdir()
-        for carpeta in (DESTINO, DESTINO / "casas"):
-            carpeta.chmod(0o755)
-        claves = {nombre: secrets.token_urlsafe(12) for nombre in (PROFESORA, ANA, CARLA)}
+        (DESTINO / "casas").chmod(0o755)
+        roster = DESTINO / "roster.csv"
+        # Como lo guarda una hoja de cálculo en español: con la marca BOM y con «;».
+        roster.write_text("id;first_name;last_name;email\n" + "".join(f"{i};{n};{a};\n" for i, n, a in ROSTER),
+                          encoding="utf-8-sig")
+        dicho = io.StringIO()
         try:
-            preparado, _ = curso_hub.preparar(DESTINO, PROFESORA, [ANA, CARLA], casas=DESTINO / "casas", claves=claves)
+            with contextlib.redirect_stdout(dicho):
+                curso_hub.main(["--destino", str(DESTINO), "--profesor", PROFESORA, "--roster", str(roster),
+                                "--casas", str(DESTINO / "casas"), "--solo-preparar"])
+            preparado = curso_hub.Hub(DESTINO)
+            claves = dict(l.split(" ", 1) for l in (preparado.estado / "claves.txt").read_text().splitlines())
             puerto = nv.puerto_libre()
             proceso = curso_hub.arrancar(preparado, puerto)
         except SystemExit as fallo:
-            _borrar_usuarios()
-            pytest.fail(f"make hub no ha podido preparar o arrancar el hub: {fallo}")
+            cuentas.borrar(*USUARIOS)
+            pytest.fail(f"make hub no ha podido preparar o arrancar el hub: {fallo}\n{dicho.getvalue()}")
         try:
-            yield {"hub": preparado, "url": f"http://127.0.0.1:{puerto}", "claves": claves,
-                   "casas": {n: DESTINO / "casas" / n for n in claves}}
+            yield {"hub": preparado, "url": f"http://127.0.0.1:{puerto}", "claves": claves, "dicho": dicho.getvalue(),
+                   "casas": {n: DESTINO / "casas" / n for n in USUARIOS}, "proceso": proceso}
         finally:
             curso_hub.parar(proceso)
-            _borrar_usuarios()
+            cuentas.borrar(*USUARIOS)
 
 
 # =========================================================================== gestos
@@ -106,6 +111,9 @@ class Recorrido:
         self.vistos = []       # (quién, dónde, texto)
         self.validaciones = {}
         self.consola = []
+        self.tareas_al_final = {}     # el texto de «Tareas» de cada estudiante con su retroalimentación
+        self.retroalimentaciones = {}  # (dirección, texto) de la página que abre «ver la retroalimentación»
+        self.idiomas = {}             # el lang de cada página del hub vista
 
     def ver(self, quien, donde, texto):
         self.vistos.append((quien, donde, texto))
@@ -217,11 +225,24 @@ class Recorrido:
         enlace = tareas.locator(".curso-ver-retroalimentacion")
         enlace.wait_for()
         self.ver(usuario, "Tareas, con la retroalimentación descargada", tareas.inner_text())
-        enlace.first.click()
-        pagina = self.paginas[usuario]
-        pagina.locator(".jp-DirListing-item", has_text="feedback").or_(
-            pagina.locator(".jp-DirListing-item", has_text=".html")).first.wait_for()
-        self.ver(usuario, "el explorador de archivos", pagina.locator(".jp-FileBrowser").inner_text())
+        self.tareas_al_final[usuario] = tareas.inner_text()
+        # «ver la retroalimentación» abre la página del cuaderno, tal cual, en otra pestaña del navegador.
+        with self.paginas[usuario].context.expect_page() as nueva:
+            enlace.first.click()
+        pagina = nueva.value
+        pagina.wait_for_load_state()
+        self.retroalimentaciones[usuario] = (pagina.url, pagina.locator("body").inner_text())
+        self.ver(usuario, "la retroalimentación", self.retroalimentaciones[usuario][1])
+        pagina.close()
+
+    def pagina_del_hub(self, usuario, ruta, donde, listo="body"):
+        """Abre `ruta` del hub en otra pestaña de `usuario`; devuelve la página (con su idioma y su texto vistos)."""
+        pagina = self.paginas[usuario].context.new_page()
+        pagina.goto(f"{self.hub['url']}{ruta}")
+        pagina.locator(listo).first.wait_for()
+        self.idiomas[f"{usuario}, {donde}"] = pagina.evaluate("document.documentElement.lang")
+        self.ver(usuario, donde, pagina.locator("body").inner_text())
+        return pagina
 
     def guardar_artefactos(self, nombre):
         for usuario, pagina in self.paginas.items():
@@ -255,6 +276,8 @@ def recorrido(hub, navegador):
         r.en_la_terminal(f'nbgrader db assignment add {TAREA} --duedate="{plazo}"', 2)
         r.entrar(CARLA)
         r.hacer_la_tarea(CARLA, "carla.toml", desde_tareas=True)
+        # Dora, desde su cuenta, intenta que cuente como de Ana un cuaderno sin contestar.
+        r.trampas = _trampas_de_dora(hub)
 
         # 3. Recoger, corregir en la jaula y publicar la retroalimentación.
         r.correccion = r.en_la_terminal(
@@ -272,10 +295,47 @@ def recorrido(hub, navegador):
         r.formgrader.locator("body", has_text=TAREA).wait_for()
         r.formgrader_estudiantes = r.paginas[ANA].request.get(
             f"{hub['url']}/user/{ANA}/formgrader/api/status").status
+        r.roster_en_el_formgrader = r.formgrader.request.get(
+            f"{hub['url']}/user/{PROFESORA}/formgrader/api/students").json()
+
+        # Las páginas del hub: las de la profesora (que lo administra) y parar el servidor desde el inicio.
+        admin = r.pagina_del_hub(PROFESORA, "/hub/admin", "la administración del hub", "#usuarios tr[data-usuario]")
+        r.usuarios_en_admin = admin.locator("#usuarios tbody").inner_text()
+        r.servicios = admin.evaluate("pedirAlHub('services')")
+        r.usuarios_de_la_api = admin.evaluate("pedirAlHub('users')")
+        admin.close()
+        r.pagina_del_hub(PROFESORA, "/hub/token", "las claves de la API", "#pedir-clave").close()
+        r.pagina_del_hub(PROFESORA, "/hub/no-existe", "una página que no existe").close()
+        inicio = r.pagina_del_hub(ANA, "/hub/home", "el inicio del hub", "#stop")
+        inicio.click("#stop")
+        inicio.locator("#start", has_text="Arrancar mi servidor").wait_for(timeout=curso_hub.PARADA * 1000)
+        r.ver(ANA, "el inicio del hub, con el servidor parado", inicio.locator("body").inner_text())
+        inicio.close()
     except BaseException:
         r.guardar_artefactos("test_hub")
         raise
     yield r
+
+
+def _trampas_de_dora(hub):
+    """Lo que hace Dora desde su cuenta antes de que la profesora recoja: entregar a nombre de Ana con la orden
+    de nbgrader, dejar una carpeta que es un enlace a las soluciones de la profesora y otra a nombre de Ana con
+    caracteres de control (que, escritos tal cual en la terminal, la borrarían). Devuelve sus nombres."""
+    entorno = hub["hub"].entorno
+    for orden in (["nbgrader", "fetch_assignment", TAREA], ["nbgrader", "submit", TAREA, f"--student={ANA}"]):
+        hecho = cuentas.como(DORA, orden, entorno)
+        assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    inbound = hub["hub"].intercambio / curso_hub.CURSO / "inbound"
+    fuente = hub["casas"][PROFESORA] / curso_hub.COPIA / "source" / TAREA
+    enlace = f"{DORA}+{TAREA}+2000-01-01 00:00:00.000000 UTC+enlace"
+    control = f"{ANA}\x1b[2J\x1b[H+{TAREA}+2000-01-01 00:00:00.000000 UTC+control"
+    hecho = cuentas.como(DORA, ["python", "-c", (
+        "import os, shutil, sys\n"
+        f"os.symlink({str(fuente)!r}, os.path.join({str(inbound)!r}, {enlace!r}))\n"
+        f"os.mkdir(os.path.join({str(inbound)!r}, {control!r}))\n"
+        f"shutil.copy({str(hub['casas'][DORA] / RUTA)!r}, os.path.join({str(inbound)!r}, {control!r}))\n")], entorno)
+    assert hecho.returncode == 0, hecho.stderr
+    return {"enlace": enlace, "control": control}
 
 
 # =========================================================================== las pruebas
@@ -317,8 +377,11 @@ def test_make_grade_corrige_lo_recogido_con_el_descuento_por_retraso(recorrido, 
     assert notas[CARLA] == (carla, 1), f"Carla entrega tarde: un punto de descuento ({notas})"
     # En las notas que exporta make grade, la de Carla ya lleva el descuento.
     with open(hub["casas"][PROFESORA] / curso_hub.COPIA / "exports" / "notas.csv", encoding="utf-8") as f:
-        exportadas = {fila["student_id"]: float(fila["score"]) for fila in csv.DictReader(f)}
+        filas = list(csv.DictReader(f))
+    exportadas = {fila["student_id"]: float(fila["score"]) for fila in filas if fila["score"]}
     assert exportadas == {ANA: notas[ANA][0], CARLA: carla - 1}, exportadas
+    # Dora está en el roster y no ha entregado nada suyo; nadie de fuera del roster tiene fila.
+    assert {f["student_id"]: f["estado"] for f in filas if not f["score"]} == {DORA: "sin entrega"}, filas
     assert ANA in recorrido.correccion and CARLA in recorrido.correccion, recorrido.correccion[-3000:]
     # Lo ha decidido el corrector de confianza (course/aislado), que deja sus diagnósticos en cada celda.
     corregido = hub["casas"][PROFESORA] / curso_hub.COPIA / "autograded" / CARLA / TAREA / CUADERNO
@@ -350,3 +413,231 @@ def test_nadie_ve_etiquetas_en_ingles(recorrido, hub):
         "la página de entrada", "JupyterLab", "el menú Curso", "Tareas, con la tarea descargada",
         "la ventana de Validar", "Tareas, con la retroalimentación descargada"}
     assert not {k: v for k, v in vistas.items() if v}, {k: v for k, v in vistas.items() if v}
+
+
+# =========================================================================== el intercambio y lo que ven los estudiantes
+
+def test_lo_que_deja_dora_a_nombre_de_otros_se_aparta_y_ana_conserva_su_nota(recorrido):
+    salida = recorrido.correccion
+    assert f"dice ser de «{ANA}», pero la ha creado «{DORA}»" in salida, salida[-3000:]
+    assert f"«{recorrido.trampas['enlace']}»: es un enlace simbólico, no una carpeta" in salida, salida[-3000:]
+    escapado = recorrido.trampas["control"].replace("\x1b", "\\x1b")
+    assert f"«{escapado}»: «{ANA}\\x1b[2J\\x1b[H» no está en el roster" in salida, salida[-3000:]
+    apartadas = [l for l in salida.splitlines() if "Entrega apartada" in l]
+    assert len(apartadas) == 3 and not any("\x1b" in l for l in apartadas), apartadas
+    # La nota de Ana es la suya (test_make_grade_corrige_lo_recogido_con_el_descuento_por_retraso).
+
+
+def test_tareas_ensena_el_plazo_y_si_cada_entrega_llego_tarde(recorrido):
+    for estudiante, cuando in ((ANA, "dentro de plazo"), (CARLA, "fuera de plazo")):
+        texto = recorrido.tareas_al_final[estudiante]
+        assert "plazo:" in texto and cuando in texto, texto
+
+
+def test_ver_la_retroalimentacion_abre_su_pagina(recorrido, hub):
+    notas = _notas(hub)
+    for estudiante in (ANA, CARLA):
+        direccion, texto = recorrido.retroalimentaciones[estudiante]
+        assert direccion.endswith(f"/{TAREA}.html") and f"/user/{estudiante}/files/" in direccion, direccion
+        assert f"{notas[estudiante][0]:g}" in texto, texto[:2000]
+
+
+def test_el_formgrader_tiene_los_nombres_del_roster(recorrido):
+    nombres = {e["id"]: (e["first_name"], e["last_name"]) for e in recorrido.roster_en_el_formgrader}
+    assert nombres == {i: (n, a) for i, n, a in ROSTER}, nombres
+
+
+def test_la_profesora_administra_el_hub_que_para_los_servidores_inactivos(recorrido):
+    admins = {u["name"] for u in recorrido.usuarios_de_la_api if u["admin"]}
+    assert admins == {PROFESORA}, admins
+    for usuario in USUARIOS:
+        assert usuario in recorrido.usuarios_en_admin, recorrido.usuarios_en_admin
+    inactivos, = [s for s in recorrido.servicios.values() if s["name"] == "inactivos"]
+    assert "jupyterhub_idle_culler" in " ".join(inactivos["command"]), inactivos
+    assert inactivos["pid"] and os.path.exists(f"/proc/{inactivos['pid']}"), inactivos  # en marcha
+    with open(f"/proc/{inactivos['pid']}/cmdline", "rb") as f:
+        assert b"jupyterhub_idle_culler" in f.read()
+
+
+def test_las_paginas_del_hub_son_espanolas(recorrido):
+    assert recorrido.idiomas and set(recorrido.idiomas.values()) == {"es"}, recorrido.idiomas
+    vistas = {donde for _, donde, _ in recorrido.vistos}
+    assert {"la administración del hub", "las claves de la API", "una página que no existe",
+            "el inicio del hub, con el servidor parado", "la retroalimentación"} <= vistas, vistas
+
+
+def test_las_plantillas_del_hub_son_todas_del_curso(hub):
+    """Cada página de JupyterHub tiene su plantilla en español en course/hub/plantillas/."""
+    de_jupyterhub = {p.name for p in (hub["hub"].entorno / "share" / "jupyterhub" / "templates").glob("*.html")}
+    nuestras = {p.name for p in curso_hub.PLANTILLAS.glob("*.html")}
+    assert de_jupyterhub <= nuestras, de_jupyterhub - nuestras
+    for plantilla in curso_hub.PLANTILLAS.glob("*.html"):
+        assert 'lang="en"' not in plantilla.read_text(encoding="utf-8"), plantilla
+
+
+def test_las_contrasenas_solo_estan_en_claves_txt(hub):
+    claves = hub["hub"].estado / "claves.txt"
+    assert oct(claves.stat().st_mode & 0o777) == "0o600"
+    assert set(hub["claves"]) == set(USUARIOS), sorted(hub["claves"])
+    dicho = hub["dicho"]
+    assert "claves.txt" in dicho and not any(c in dicho for c in hub["claves"].values()), dicho
+    registro = hub["hub"].registro.read_text(errors="replace")
+    assert registro and not any(c in registro for c in hub["claves"].values())
+
+
+def test_un_estudiante_no_puede_leer_ni_importar_nada_de_la_correccion(recorrido, hub):
+    """Lo que lee el hub o el servidor de un estudiante al correr no tiene pruebas ocultas, soluciones, la clave
+    del cuestionario ni la corrección: lo comprueba Ana, con su usuario, en todo lo que puede leer del hub."""
+    entorno = hub["hub"].entorno
+    fuente = RAIZ / "source" / TAREA / CUADERNO
+    # 1. Ni la copia del curso del administrador ni `course`, desde su terminal.
+    for orden in (["cat", fuente], ["cat", RAIZ / "course" / "cuestionario.py"],
+                  ["python", "-c", "import course"],
+                  ["python", "-c", f"import sys; sys.path.insert(0, {str(RAIZ)!r}); import course.calificacion"]):
+        hecho = cuentas.como(ANA, orden, entorno)
+        assert hecho.returncode != 0, f"{ANA} puede: {orden}\n{hecho.stdout[:500]}"
+    # 2. Ningún fichero que pueda leer (del hub, de su Python, de la casa de la profesora, de la copia del
+    #    administrador) tiene un trozo de las pruebas ocultas, de las soluciones, de la clave o de la corrección.
+    marcas = _marcas_de_lo_que_no_es_suyo()
+    hecho = cuentas.como(ANA, ["python", "-c", "import json, sys; print(json.dumps(sys.path))"], entorno)
+    caminos = [p for p in json.loads(hecho.stdout) if p and os.path.isdir(p)]
+    donde = [DESTINO, RAIZ, hub["casas"][PROFESORA], *caminos]
+    busca = cuentas.como(ANA, ["grep", "-rlsF", *(a for m in marcas for a in ("-e", m)), *donde], entorno)
+    # Su retroalimentación enseña las pruebas ocultas: es lo que se quiere (docs/amenazas.md), y es solo suya.
+    suya = f"{hub['casas'][ANA] / TAREA / 'feedback'}/"
+    ajenas = [l for l in busca.stdout.splitlines() if not l.startswith(suya)]
+    assert not ajenas, f"{ANA} puede leer lo que no es suyo en:\n" + "\n".join(ajenas[:30])
+    # Y las marcas son de verdad: root las encuentra en la copia de la profesora.
+    busca = subprocess.run(["grep", "-rlsF", *(a for m in marcas for a in ("-e", m)),
+                            hub["casas"][PROFESORA] / curso_hub.COPIA], capture_output=True, text=True)
+    encontradas = busca.stdout.splitlines()
+    assert any(l.endswith(f"source/{TAREA}/{CUADERNO}") for l in encontradas), encontradas
+    assert any(l.endswith("course/cuestionario.py") for l in encontradas), encontradas
+    assert any(l.endswith("course/calificacion.py") for l in encontradas), encontradas
+
+
+def _marcas_de_lo_que_no_es_suyo():
+    """Líneas que solo están en las pruebas ocultas y las soluciones del cuaderno fuente, en la clave del
+    cuestionario (course/cuestionario.py) y en la corrección (course/calificacion.py): no en release/ ni en harness/."""
+    publico = (RAIZ / "release" / TAREA / CUADERNO).read_text(encoding="utf-8")
+    publico += "".join(p.read_text(encoding="utf-8") for p in (RAIZ / "harness").rglob("*.py"))
+    fuente = json.loads((RAIZ / "source" / TAREA / CUADERNO).read_text(encoding="utf-8"))
+    privadas = ["".join(c["source"]) for c in fuente["cells"]
+                if "### BEGIN HIDDEN TESTS" in "".join(c["source"]) or "### BEGIN SOLUTION" in "".join(c["source"])]
+    privadas += [(RAIZ / "course" / n).read_text(encoding="utf-8") for n in ("cuestionario.py", "calificacion.py")]
+    marcas = []
+    for texto in privadas:
+        lineas = [l.strip() for l in texto.splitlines()
+                  if len(l.strip()) > 40 and "BEGIN" not in l and "END" not in l and l.strip() not in publico]
+        marcas += lineas[:3]
+    assert len(marcas) >= 6, marcas
+    return marcas
+
+
+def test_el_registro_del_hub_rota_por_tamano(procesos, tmp_path):
+    registro = tmp_path / "hub.log"
+    hecho = subprocess.run([sys.executable, curso_hub.REGISTRO, "--tamano", "2000", "--copias", "2", registro, "--",
+                            sys.executable, "-c", "for i in range(1000): print('línea', i)"], capture_output=True)
+    assert hecho.returncode == 0, hecho.stderr
+    ficheros = sorted(p.name for p in tmp_path.iterdir())
+    assert ficheros == ["hub.log", "hub.log.1", "hub.log.2"], ficheros
+    assert all((tmp_path / f).stat().st_size <= 2000 for f in ficheros)
+    assert registro.read_text(encoding="utf-8").splitlines()[-1] == "línea 999"
+
+
+def test_la_unidad_de_systemd_es_valida(hub, procesos, tmp_path):
+    if not shutil.which("systemd-analyze"):
+        pytest.skip("sin systemd-analyze")
+    unidad = tmp_path / curso_hub.SERVICIO
+    unidad.write_text(curso_hub.unidad(hub["hub"], 8000, [8001, 8002]), encoding="utf-8")
+    hecho = subprocess.run(["systemd-analyze", "verify", unidad], capture_output=True, text=True)
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    assert f"ExecStart={hub['hub'].python} " in unidad.read_text()
+
+
+def test_el_roster_se_lee_como_lo_guarda_una_hoja_de_calculo(tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id;first_name;last_name\nana;Ana;García\n\nbruno;Bruno;López\n", encoding="utf-8-sig")
+    assert [f["id"] for f in curso_hub.leer_roster(roster)] == ["ana", "bruno"]
+    for malo, queja in (("id,first_name\nAna María,Ana\n", "línea 2: «Ana María» no sirve"),
+                        ("id\nana\nana\n", "línea 3: «ana» está dos veces"),
+                        ("nombre\nana\n", "no tiene la columna «id»"),
+                        ("id\n", "no tiene ningún estudiante")):
+        roster.write_text(malo, encoding="utf-8")
+        with pytest.raises(SystemExit, match=re.escape(queja)):
+            curso_hub.leer_roster(roster)
+
+
+# =========================================================================== Zero to JupyterHub, en papel
+
+# Las claves del chart de Zero to JupyterHub que usa el config.yaml de docs/hub.md, de su esquema
+# (values.schema.yaml del chart; ni el chart ni su esquema están en PyPI ni en npm). Lo que no está aquí
+# es una errata o una clave que el chart no conoce, y helm la rechazaría.
+CHART = {
+    "singleuser": {"image": {"name", "tag", "pullPolicy"}, "defaultUrl": None, "cmd": None,
+                   "networkPolicy": {"egressAllowRules": {"privateIPs"}}, "extraFiles": None,
+                   "lifecycleHooks": {"postStart"}, "profileList": None, "storage": None, "uid": None,
+                   "fsGid": None, "extraEnv": None},
+    "hub": {"config": None, "extraConfig": None, "loadRoles": None, "db": None, "extraEnv": None},
+    "cull": {"enabled", "timeout", "every", "users", "adminUsers", "removeNamedServers", "maxAge", "concurrency"},
+    "proxy": {"https": None, "service": None, "secretToken": None},
+}
+EXTRA_FILE = {"mountPath", "stringData", "data", "binaryData", "mode"}
+OVERRIDE = {"display_name", "description", "default", "kubespawner_override", "slug"}
+
+
+def _config_yaml():
+    import yaml
+
+    texto = (RAIZ / "docs" / "hub.md").read_text(encoding="utf-8")
+    bloque = re.search(r"<!-- config\.yaml de Zero to JupyterHub.*?-->\n```yaml\n(.*?)```", texto, re.S)
+    assert bloque, "docs/hub.md no tiene el config.yaml de Zero to JupyterHub"
+    return yaml.safe_load(bloque.group(1))
+
+
+def _claves(valores, esquema, donde):
+    assert isinstance(valores, dict), donde
+    desconocidas = set(valores) - set(esquema)
+    assert not desconocidas, f"{donde}: claves que el chart no tiene: {desconocidas}"
+    if isinstance(esquema, dict):
+        for clave, dentro in esquema.items():
+            if dentro is not None and clave in valores:
+                _claves(valores[clave], dentro, f"{donde}.{clave}")
+
+
+def test_el_config_yaml_de_zero_to_jupyterhub_usa_las_claves_del_chart():
+    from traitlets.config import Config
+
+    config = _config_yaml()
+    _claves(config, CHART, "config.yaml")
+    usuario = config["singleuser"]
+    for nombre, fichero in usuario["extraFiles"].items():
+        assert set(fichero) <= EXTRA_FILE and "mountPath" in fichero, nombre
+    assert all(set(p) <= OVERRIDE for p in usuario["profileList"])
+    assert config["cull"]["enabled"] is True
+
+    # La configuración global de nbgrader en cada pod: el intercambio es ngshare; el curso, el nuestro; la lista
+    # de tareas, la de los plazos que instala make hub.
+    global_ = usuario["extraFiles"]["nbgrader-global"]["stringData"]
+    arbol = ast.parse(global_)
+    llamadas = {n.func.id for n in ast.walk(arbol) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    assert "configureExchange" in llamadas, global_
+    asignado = {ast.unparse(n.targets[0]): ast.literal_eval(n.value) for n in arbol.body
+                if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)}
+    assert asignado["c.CourseDirectory.course_id"] == curso_hub.CURSO
+    assert asignado["c.ExchangeFactory.list"] == curso_hub.LISTA_CON_PLAZOS
+    json.loads(usuario["extraFiles"]["idioma"]["stringData"])
+
+    # Los papeles, el ngshare del hub y sus usuarios, ejecutando los trozos de Python del chart como lo hace el hub.
+    c = Config()
+    for nombre, codigo in config["hub"]["extraConfig"].items():
+        exec(compile(codigo, nombre, "exec"), {"c": c})
+    assert c.JupyterHub.load_groups[f"formgrade-{curso_hub.CURSO}"]["users"] == ["profesora"]
+    servicio, = [s for s in c.JupyterHub.services.get_value([]) if s["name"] == "ngshare"]
+    assert servicio["url"].startswith("http://") and servicio["api_token"]
+    assert "profesora" in config["hub"]["config"]["Authenticator"]["admin_users"]
+
+    # El gradebook, en Postgres (db_url de nbgrader), en el perfil del profesorado; los estudiantes, sin el formgrader.
+    perfiles = {p["display_name"]: p["kubespawner_override"]["environment"] for p in usuario["profileList"]}
+    assert perfiles["Profesorado"]["NBGRADER_DB_URL"].startswith("postgresql://")
+    assert perfiles["Estudiante"]["JUPYTER_CONFIG_PATH"]

@@ -357,8 +357,10 @@ class Tareas extends Widget {
   }
 
   fila(tarea, ...resto) {
+    // El plazo lo publica el profesor en el intercambio del hub (course/hub/plazos.py); fuera del hub no hay.
+    const plazo = tarea.plazo ? nodo('span', { class: 'curso-plazo' }, `plazo: ${fecha(tarea.plazo)}`) : null;
     return nodo('div', { class: 'curso-tarea', 'data-tarea': tarea.assignment_id },
-      nodo('span', { class: 'curso-nombre' }, tarea.assignment_id), ...resto);
+      nodo('span', { class: 'curso-nombre' }, tarea.assignment_id), plazo, ...resto);
   }
 
   async accion(accion, tarea, titulo) {
@@ -397,16 +399,20 @@ class Tareas extends Widget {
     const entregas = tarea.submissions.map(e => {
       let estado;
       if (e.has_local_feedback && !e.feedback_updated) {
-        estado = nodo('a', { href: '#', class: 'curso-ver-retroalimentacion', onclick: evento => {
-          evento.preventDefault();
-          void this.app.commands.execute('filebrowser:go-to-path', { path: e.local_feedback_path });
-        } }, 'ver la retroalimentación');
+        // La página de cada cuaderno, tal cual, en otra pestaña del navegador: sin buscarla en carpetas
+        // ni tener que «confiar» en ella (no lleva scripts).
+        estado = nodo('span', {}, ...e.notebooks.filter(c => c.has_local_feedback).map(c =>
+          nodo('a', {
+            class: 'curso-ver-retroalimentacion', target: '_blank', rel: 'noopener',
+            href: URLExt.join(PageConfig.getBaseUrl(), 'files', URLExt.encodeParts(`${e.local_feedback_path}/${c.notebook_id}.html`))
+          }, e.notebooks.length > 1 ? `ver la retroalimentación de ${c.notebook_id}` : 'ver la retroalimentación')));
       } else if (e.has_exchange_feedback) {
         estado = nodo('span', { class: 'curso-hay-retroalimentacion' }, 'retroalimentación lista para descargar');
       } else {
         estado = nodo('span', { class: 'curso-sin-retroalimentacion' }, 'sin retroalimentación todavía');
       }
-      return nodo('li', {}, `Entregada el ${fecha(e.timestamp)}: `, estado);
+      const plazo = tarea.plazo && e.tarde !== undefined ? (e.tarde ? ', fuera de plazo' : ', dentro de plazo') : '';
+      return nodo('li', { class: e.tarde ? 'curso-tarde' : '' }, `Entregada el ${fecha(e.timestamp)}${plazo}: `, estado);
     });
     const pendiente = tarea.submissions.some(e => e.has_exchange_feedback && (!e.has_local_feedback || e.feedback_updated));
     return this.fila(tarea,
@@ -491,6 +497,13 @@ const tareasPlugin = {
     if (restaurador) {
       void restaurador.restore(seguimiento, { command: ORDEN.tareas, name: () => 'curso-harness-tareas' });
     }
+
+    // El enlace para saltar al panel principal (solo se ve con el teclado): JupyterLab lo escribe sin traductor.
+    void app.restored.then(() => {
+      for (const enlace of document.querySelectorAll('#jp-skiplink .skip-link')) {
+        enlace.textContent = 'Saltar al panel principal';
+      }
+    });
 
     // Qué hay en este servidor: la lista de tareas (assignment_list) y el formgrader, solo del profesor.
     void Promise.all([hay('courses'), hay('formgrader/api/status'), app.restored]).then(([t, f]) => {

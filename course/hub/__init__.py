@@ -1,33 +1,46 @@
-"""`make hub`: el curso en un JupyterHub de verdad, en 127.0.0.1, con el intercambio de nbgrader.
+"""`make hub`: el curso en un JupyterHub de verdad, con el intercambio de nbgrader.
 
-    sudo make hub
-    python -m course.hub [--destino D] [--puerto P] [--profesor NOMBRE] [--estudiantes A B ...] [--solo-preparar]
+    sudo make hub [ROSTER=roster.csv]
+    python -m course.hub [--destino D] [--puerto P] [--profesor NOMBRE] [--roster CSV] [--solo-preparar]
+                         [--en-primer-plano]
 
 Prepara (la primera vez tarda unos minutos; después, segundos) y arranca un JupyterHub de PyPI con
-configurable-http-proxy de npm, en el que:
+configurable-http-proxy de npm, en 127.0.0.1: como servicio de systemd donde la máquina arrancó con
+systemd (y dice cómo pararlo), y si no, aquí mismo hasta Ctrl+C. En él:
 
-- cada persona es un usuario del sistema (los crea la preparación, si no existen) y entra con su
-  contraseña (PAM); su servidor corre con su usuario y en su carpeta personal, que solo ella puede
-  leer: cada estudiante ve solo su trabajo;
-- nbgrader está configurado como dice su documentación para JupyterHub («One Class, One
-  Grader»): un intercambio común (DESTINO/intercambio, escribible por todos), el identificador del
-  curso en la configuración global, y el profesor con su copia del curso en ~/curso-harness y su
-  ~/.jupyter/nbgrader_config.py apuntando a ella;
+- cada persona es un usuario del sistema: el profesor (administrador del hub) y cada estudiante del
+  roster (el CSV de `nbgrader db student import`, que también se importa al gradebook). La preparación
+  crea los que faltan, con una contraseña al azar que solo se escribe en DESTINO/estado/claves.txt
+  (que solo root lee); entran con ella (PAM). Cada servidor corre con su usuario y en su casa, que
+  solo él puede leer: cada estudiante ve solo su trabajo;
+- nbgrader está configurado como dice su documentación para JupyterHub («One Class, One Grader»):
+  un intercambio común (DESTINO/intercambio, escribible por todos, con el bit «sticky», y la carpeta
+  del curso ya del profesor), el identificador del curso en la configuración global, y el profesor con
+  su copia del curso en ~/curso-harness y su ~/.jupyter/nbgrader_config.py apuntando a ella. Su
+  `nbgrader collect` no se fía de los nombres de las carpetas (course/intercambio.py);
 - los papeles van por grupos de JupyterHub, con los nombres que usa nbgrader: formgrade-<curso>
   para el profesor (formgrader, crear tareas) y nbgrader-<curso> para los estudiantes (sin ellos);
-- todos ven JupyterLab en español, sin noticias, con la extensión del curso («Validar», «Tareas»,
-  el menú «Curso») y con `harness` instalado; el paquete del curso (`course`, donde están las
-  claves del cuestionario) no está en su entorno: solo en la copia del profesor.
+- todos ven JupyterLab en español, sin noticias, con la extensión del curso («Validar», «Tareas» con
+  los plazos, el menú «Curso») y con `harness` instalado; el paquete del curso (`course`: la corrección
+  y la clave del cuestionario) no está en su entorno, solo en la copia del profesor, y la copia del
+  curso del administrador se cierra a los demás usuarios: el hub no lee nada de ella al correr;
+- jupyterhub-idle-culler para los servidores que llevan una hora sin actividad, y el registro del
+  hub rota por tamaño (course/hub/registro.py).
 
 Necesita root (crear usuarios y arrancar un servidor con el usuario de cada uno), npm y node.
 """
 
 import argparse
+import contextlib
+import csv
 import hashlib
+import io
 import json
 import os
 import pwd
+import re
 import secrets
+import shlex
 import shutil
 import signal
 import socket
@@ -49,9 +62,12 @@ from ..traduccion.completar import completar
 AQUI = Path(__file__).resolve().parent
 CONFIGURACION = AQUI / "jupyterhub_config.py"
 PLANTILLAS = AQUI / "plantillas"
+REGISTRO = AQUI / "registro.py"
 DESTINO = Path("/srv/curso-harness")
 PROFESOR = "profesora"
-ESTUDIANTES = ("ana", "bruno")
+ROSTER = AQUI / "roster-de-ejemplo.csv"
+SERVICIO = "curso-harness-hub.service"
+INACTIVIDAD = 3600  # segundos sin actividad tras los que jupyterhub-idle-culler para el servidor de un usuario
 PUERTO = 8000
 CURSO = "harness-de-agentes"        # el course_id de nbgrader_config.py
 COPIA = "curso-harness"             # la carpeta del curso en la casa del profesor
@@ -66,7 +82,7 @@ PYTHON_DEL_SISTEMA = "/usr/bin/python3"
 PIEZAS_DEL_CURSO = ["Makefile", "pyproject.toml", "nbgrader_config.py", "README.md", "docs", "harness", "course",
                     "source", "release"]
 ARRANQUE = 120    # segundos que se espera a que el hub conteste
-PARADA = 20       # segundos que se espera a que pare (para también los servidores de los usuarios)
+PARADA = 60       # segundos que se espera a que pare (para también los servidores de los usuarios)
 
 
 def avisar(mensaje):
@@ -91,6 +107,7 @@ class Hub:
         self.intercambio = self.destino / "intercambio"  # el intercambio de nbgrader, de todos
         self.estudiante = self.destino / "config-estudiante"  # configuración de Jupyter de los estudiantes
         self.estado = self.destino / "estado"            # base de datos y secretos del hub: solo root
+        self.programa = self.destino / "programa"        # la configuración y las plantillas que lee el hub
         self.datos = self.estado / "hub.json"
         self.registro = self.estado / "jupyterhub.log"
 
@@ -229,7 +246,12 @@ def crear_usuario(nombre, casa=None, clave=None):
         opciones = ["--home-dir", casa] if casa else []
         _orden(["useradd", "--create-home", "--shell", "/bin/bash", "--user-group", *opciones, nombre])
         nuevo = True
-    Path(pwd.getpwnam(nombre).pw_dir).chmod(0o700)
+    usuario = pwd.getpwnam(nombre)
+    casa = Path(usuario.pw_dir)
+    if not casa.exists():  # un usuario que ya existía sin su casa: se le hace
+        casa.mkdir(parents=True)
+        os.chown(casa, usuario.pw_uid, usuario.pw_gid)
+    casa.chmod(0o700)
     if clave is None and nuevo:
         clave = secrets.token_urlsafe(9)
     if clave is not None:
@@ -281,46 +303,142 @@ def copia_del_profesor(hub, profesor):
     return copia
 
 
+# --------------------------------------------------------------------------- el roster
+
+# Un nombre de usuario del sistema (el de useradd): cada estudiante del roster entra con su id.
+NOMBRE_DE_USUARIO = re.compile(r"[a-z_][a-z0-9_-]{0,31}")
+COLUMNAS = ("id", "first_name", "last_name", "email", "lms_user_id")  # las que lee `nbgrader db student import`
+
+
+def leer_roster(ruta):
+    """Las filas ({columna: valor}) del roster CSV, como lo toma `nbgrader db student import`: la columna `id`
+    y, si están, first_name, last_name, email y lms_user_id. Admite la marca BOM y el «;» de una hoja de cálculo.
+    Un roster que no sirve para crear usuarios termina con un error en español que dice qué línea falla."""
+    try:
+        texto = Path(ruta).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise SystemExit(f"No se puede leer el roster {ruta}: {error}")
+    primera = texto.splitlines()[0] if texto.strip() else ""
+    lector = csv.DictReader(io.StringIO(texto), delimiter=";" if primera.count(";") > primera.count(",") else ",")
+    if "id" not in (lector.fieldnames or []):
+        raise SystemExit(f"El roster {ruta} no tiene la columna «id» en su primera línea (la cabecera: "
+                         f"{','.join(COLUMNAS)}).")
+    filas, vistos = [], set()
+    for numero, fila in enumerate(lector, start=2):
+        ident = (fila.get("id") or "").strip()
+        if not ident:
+            continue
+        if not NOMBRE_DE_USUARIO.fullmatch(ident):
+            raise SystemExit(f"Roster {ruta}, línea {numero}: «{ident}» no sirve como nombre de usuario del sistema "
+                             "(minúsculas sin acentos, cifras, «-» y «_», empezando por una letra; 32 como mucho).")
+        if ident in vistos:
+            raise SystemExit(f"Roster {ruta}, línea {numero}: «{ident}» está dos veces.")
+        vistos.add(ident)
+        filas.append({c: (fila.get(c) or "").strip() for c in COLUMNAS if c in lector.fieldnames})
+    if not filas:
+        raise SystemExit(f"El roster {ruta} no tiene ningún estudiante.")
+    return filas
+
+
+def _como(usuario, orden, cwd, hub):
+    """Una orden de la preparación con el usuario del sistema `usuario` (sin nada de root), con el entorno del hub."""
+    u = pwd.getpwnam(usuario)
+    variables = {"HOME": u.pw_dir, "USER": usuario, "LOGNAME": usuario, "LANG": "C.UTF-8",
+                 "PATH": f"{hub.entorno / 'bin'}:/usr/local/bin:/usr/bin:/bin"}
+    return _orden(orden, user=u.pw_uid, group=u.pw_gid, extra_groups=[], env=variables, cwd=cwd)
+
+
+def importar_roster(hub, profesor, filas):
+    """El roster en el gradebook del profesor (roster.csv de su copia y `nbgrader db student import`):
+    el formgrader y las notas muestran los nombres, y la recogida sabe quién es de la clase."""
+    copia = Path(pwd.getpwnam(profesor).pw_dir) / COPIA
+    roster = copia / "roster.csv"
+    columnas = [c for c in COLUMNAS if c in filas[0]]
+    with open(roster, "w", encoding="utf-8", newline="") as f:
+        escritor = csv.DictWriter(f, columnas)
+        escritor.writeheader()
+        escritor.writerows(filas)
+    _de(profesor, roster)
+    _como(profesor, [hub.entorno / "bin" / "nbgrader", "db", "student", "import", "roster.csv"], copia, hub)
+
+
+# --------------------------------------------------------------------------- lo que lee el hub al correr
+
+def instalar_programa(hub):
+    """La configuración, las plantillas y el registro del hub, copiados a DESTINO/programa: el hub no lee
+    nada de la copia del curso del administrador, que se cierra a los demás usuarios (`cerrar_copia`)."""
+    nuevo = hub.destino / ".programa-nuevo"
+    shutil.rmtree(nuevo, ignore_errors=True)
+    nuevo.mkdir()
+    for pieza in (CONFIGURACION, REGISTRO):
+        shutil.copy(pieza, nuevo / pieza.name)
+    shutil.copytree(PLANTILLAS, nuevo / PLANTILLAS.name)
+    for raiz, carpetas, ficheros in os.walk(nuevo):
+        os.chmod(raiz, 0o755)
+        for f in ficheros:
+            os.chmod(os.path.join(raiz, f), 0o644)
+    shutil.rmtree(hub.programa, ignore_errors=True)
+    nuevo.rename(hub.programa)
+
+
+def cerrar_copia(raiz=RAIZ):
+    """La copia del curso del administrador, cerrada a los demás usuarios de la máquina: tiene source/ (las
+    soluciones y las pruebas ocultas), la clave del cuestionario y el código de la corrección. Devuelve si
+    estaba abierta."""
+    modo = stat.S_IMODE(os.stat(raiz).st_mode)
+    if not modo & 0o007:
+        return False
+    os.chmod(raiz, modo & ~0o007)
+    return True
+
+
 # --------------------------------------------------------------------------- preparar y arrancar
 
-def preparar(destino=DESTINO, profesor=PROFESOR, estudiantes=ESTUDIANTES, casas=None, claves=None):
-    """Deja listo un JupyterHub del curso en `destino`; devuelve su Hub y {usuario nuevo: contraseña}.
+def preparar(destino=DESTINO, profesor=PROFESOR, roster=ROSTER, casas=None):
+    """Deja listo un JupyterHub del curso en `destino`, con los estudiantes del `roster` (CSV); devuelve su
+    Hub y la lista de usuarios nuevos, cuyas contraseñas (al azar) quedan en destino/estado/claves.txt, que
+    solo root puede leer, y en ningún otro sitio.
 
-    `casas`: la carpeta donde crear las casas de los usuarios nuevos (por defecto, la del sistema);
-    `claves`: {usuario: contraseña} para ponérsela (las pruebas); a un usuario nuevo sin ella se le
-    pone una al azar, que se escribe en destino/estado/claves.txt (solo root la lee).
+    `casas`: la carpeta donde crear las casas de los usuarios nuevos (por defecto, la del sistema).
     """
     if os.geteuid() != 0:
         raise SystemExit("make hub necesita root: crea usuarios y arranca el servidor de cada uno con su "
                          "usuario. Prueba con: sudo make hub")
+    filas = leer_roster(roster)
+    estudiantes = [f["id"] for f in filas]
+    if profesor in estudiantes:
+        raise SystemExit(f"«{profesor}» es el profesor y está también en el roster: quítalo del roster.")
     hub = Hub(destino)
     avisar(f"Preparando el JupyterHub del curso en {hub.destino}...")
     hub.destino.mkdir(parents=True, exist_ok=True)
     hub.estado.mkdir(mode=0o700, exist_ok=True)
+    hub.estado.chmod(0o700)
     preparar_entorno(hub)
     preparar_proxy(hub)
     configurar(hub)
+    instalar_programa(hub)
     avisar("  - Los usuarios del curso")
     nuevas = {}
     for nombre in [profesor, *estudiantes]:
-        casa = Path(casas) / nombre if casas else None
-        clave = crear_usuario(nombre, casa, (claves or {}).get(nombre))
+        clave = crear_usuario(nombre, Path(casas) / nombre if casas else None)
         if clave:
             nuevas[nombre] = clave
-    copia_del_profesor(hub, profesor)
-    preparar_intercambio(hub.intercambio, profesor)
-    if nuevas and not claves:
-        fichero = hub.estado / "claves.txt"
-        with open(fichero, "a", encoding="utf-8") as f:
+    if nuevas:
+        claves = hub.estado / "claves.txt"
+        descriptor = os.open(claves, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(descriptor, "a", encoding="utf-8") as f:
             f.writelines(f"{nombre} {clave}\n" for nombre, clave in nuevas.items())
-        fichero.chmod(0o600)
+        claves.chmod(0o600)
+    copia_del_profesor(hub, profesor)
+    importar_roster(hub, profesor, filas)
+    preparar_intercambio(hub.intercambio, profesor)
     hub.datos.write_text(json.dumps({
-        "curso": CURSO, "profesor": profesor, "estudiantes": list(estudiantes), "copia": COPIA,
+        "curso": CURSO, "profesor": profesor, "estudiantes": estudiantes, "copia": COPIA,
         "entorno": str(hub.entorno), "proxy": str(hub.proxy / "node_modules" / ".bin" / "configurable-http-proxy"),
-        "config_estudiante": str(hub.estudiante), "plantillas": str(PLANTILLAS), "estado": str(hub.estado),
-        "idioma": AJUSTE_DE_IDIOMA,
+        "config_estudiante": str(hub.estudiante), "plantillas": str(hub.programa / PLANTILLAS.name),
+        "estado": str(hub.estado), "idioma": AJUSTE_DE_IDIOMA, "inactividad": INACTIVIDAD,
     }, indent=2))
-    return hub, nuevas
+    return hub, list(nuevas)
 
 
 def _puerto_libre():
@@ -329,47 +447,124 @@ def _puerto_libre():
         return s.getsockname()[1]
 
 
-def arrancar(hub, puerto=PUERTO, salida=None):
-    """Arranca el JupyterHub de `hub` en 127.0.0.1:`puerto` (en su propio grupo de procesos) y espera
-    a que conteste. Devuelve el proceso; su registro (en inglés, de JupyterHub) va a `salida`."""
-    variables = {
-        "PATH": f"{hub.entorno / 'bin'}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-        "LANG": "C.UTF-8", "HOME": "/root",
-        "CURSO_HUB": str(hub.datos), "CURSO_HUB_PUERTOS": f"{puerto},{_puerto_libre()},{_puerto_libre()}",
-    }
-    salida = Path(salida or hub.registro)
-    with open(salida, "ab") as registro:
-        proceso = subprocess.Popen([hub.entorno / "bin" / "jupyterhub", "-f", CONFIGURACION], cwd=hub.estado,
-                                   env=variables, stdin=subprocess.DEVNULL, stdout=registro,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+def _orden_del_hub(hub):
+    """La orden que arranca el hub: JupyterHub con la configuración de DESTINO/programa, y su salida (la de todos
+    sus procesos) al registro, que rota por tamaño (course/hub/registro.py)."""
+    return [hub.python, hub.programa / REGISTRO.name, hub.registro, "--",
+            hub.entorno / "bin" / "jupyterhub", "-f", hub.programa / CONFIGURACION.name]
+
+
+def _variables(hub, puertos):
+    return {"PATH": f"{hub.entorno / 'bin'}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "LANG": "C.UTF-8", "HOME": "/root", "CURSO_HUB": str(hub.datos),
+            "CURSO_HUB_PUERTOS": ",".join(map(str, puertos))}
+
+
+def _esperar(hub, puerto, vivo):
+    """Espera a que el hub conteste en `puerto`; `vivo()` dice si su proceso sigue."""
     limite = time.monotonic() + ARRANQUE
     while time.monotonic() < limite:
-        if proceso.poll() is not None:
-            raise SystemExit(f"JupyterHub ha terminado al arrancar (código {proceso.returncode}); mira {salida}")
+        if not vivo():
+            raise SystemExit(f"JupyterHub ha terminado al arrancar; mira {hub.registro}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{puerto}/hub/api/", timeout=5) as r:
                 if r.status == 200:
-                    return proceso
+                    return
         except (OSError, urllib.error.URLError):
             pass
         time.sleep(0.5)
-    parar(proceso)
-    raise SystemExit(f"JupyterHub no ha contestado en {ARRANQUE} s; mira {salida}")
+    raise SystemExit(f"JupyterHub no ha contestado en {ARRANQUE} s; mira {hub.registro}")
+
+
+def arrancar(hub, puerto=PUERTO):
+    """Arranca el JupyterHub de `hub` en 127.0.0.1:`puerto` (en su propio grupo de procesos) y espera a que
+    conteste. Devuelve el proceso; su registro (en inglés, de JupyterHub) va a DESTINO/estado/jupyterhub.log."""
+    proceso = subprocess.Popen([str(a) for a in _orden_del_hub(hub)], cwd=hub.estado,
+                               env=_variables(hub, [puerto, _puerto_libre(), _puerto_libre()]),
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    try:
+        _esperar(hub, puerto, lambda: proceso.poll() is None)
+    except SystemExit:
+        parar(proceso)
+        raise
+    return proceso
 
 
 def parar(proceso):
-    """Para el hub: con SIGTERM para también el proxy y el servidor de cada usuario."""
-    for senal, espera in ((signal.SIGTERM, PARADA), (signal.SIGKILL, 5)):
-        if proceso.poll() is not None:
-            return
+    """Para el hub: con SIGTERM (que el registro le pasa a JupyterHub) para también el proxy, los servicios y el
+    servidor de cada usuario. Si en PARADA segundos no ha parado, se matan él y todo lo que ha lanzado."""
+    if proceso.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proceso.pid, signal.SIGTERM)
         try:
-            os.killpg(proceso.pid, senal)
-        except ProcessLookupError:
+            proceso.wait(timeout=PARADA)
             return
-        try:
-            proceso.wait(timeout=espera)
         except subprocess.TimeoutExpired:
-            continue
+            pass
+    for pid in [*_descendientes(proceso.pid), proceso.pid]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    proceso.wait(timeout=5)
+
+
+def _descendientes(pid):
+    """Los procesos que ha lanzado `pid` (y los que han lanzado estos...), aunque estén en otra sesión."""
+    padres = {}
+    for p in os.listdir("/proc"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/{p}/stat") as f:
+                padres[int(p)] = int(f.read().rsplit(")", 1)[1].split()[1])
+    encontrados, pendientes = [], [pid]
+    while pendientes:
+        hijos = [h for h, padre in padres.items() if padre == pendientes.pop()]
+        encontrados += hijos
+        pendientes += hijos
+    return encontrados
+
+
+# --------------------------------------------------------------------------- como servicio de systemd
+
+def hay_systemd():
+    """Si esta máquina arrancó con systemd (lo que mira sd_booted)."""
+    return os.path.isdir("/run/systemd/system")
+
+
+def unidad(hub, puerto, puertos_internos):
+    """El texto de la unidad de systemd que arranca el hub al encender la máquina y lo rearranca si cae."""
+    orden = " ".join(shlex.quote(str(a)) for a in _orden_del_hub(hub))
+    variables = "\n".join(f"Environment={shlex.quote(f'{k}={v}')}"
+                          for k, v in _variables(hub, [puerto, *puertos_internos]).items())
+    return f"""# Escrita por `make hub` (course/hub): el JupyterHub del curso en {hub.destino}.
+[Unit]
+Description=JupyterHub del curso del harness ({hub.destino})
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+ExecStart={orden}
+WorkingDirectory={hub.estado}
+{variables}
+# SIGTERM solo al registro, que se lo pasa a JupyterHub: este para el proxy y los servidores de los usuarios.
+KillMode=mixed
+TimeoutStopSec={PARADA + 10}
+Restart=on-failure
+RestartSec=5
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def instalar_servicio(hub, puerto):
+    """Instala y arranca la unidad de systemd del hub; espera a que conteste."""
+    ruta = Path("/etc/systemd/system") / SERVICIO
+    ruta.write_text(unidad(hub, puerto, [_puerto_libre(), _puerto_libre()]), encoding="utf-8")
+    _orden(["systemctl", "daemon-reload"])
+    _orden(["systemctl", "enable", SERVICIO])
+    _orden(["systemctl", "restart", SERVICIO])
+    _esperar(hub, puerto, lambda: subprocess.run(["systemctl", "is-failed", "--quiet", SERVICIO]).returncode != 0)
+    return ruta
 
 
 def main(argumentos=None):
@@ -377,15 +572,31 @@ def main(argumentos=None):
     opciones.add_argument("--destino", type=Path, default=DESTINO, help=f"dónde se prepara (por defecto, {DESTINO})")
     opciones.add_argument("--puerto", type=int, default=PUERTO, help=f"el puerto, en 127.0.0.1 (por defecto, {PUERTO})")
     opciones.add_argument("--profesor", default=PROFESOR, help=f"el usuario del profesor (por defecto, {PROFESOR})")
-    opciones.add_argument("--estudiantes", nargs="+", default=list(ESTUDIANTES), help="los usuarios de los estudiantes")
+    opciones.add_argument("--roster", type=Path, default=ROSTER,
+                          help="el roster, un CSV como el de `nbgrader db student import` (id,first_name,last_name,"
+                               "email,lms_user_id): cada id es un estudiante y su usuario")
     opciones.add_argument("--solo-preparar", action="store_true", help="preparar y no arrancar")
+    opciones.add_argument("--en-primer-plano", action="store_true",
+                          help="arrancarlo aquí hasta Ctrl+C, aunque la máquina tenga systemd")
+    opciones.add_argument("--casas", type=Path, help=argparse.SUPPRESS)  # las pruebas: casas en su carpeta
     a = opciones.parse_args(argumentos)
-    hub, nuevas = preparar(a.destino, a.profesor, a.estudiantes)
-    for nombre, clave in nuevas.items():
-        avisar(f"  Usuario nuevo: {nombre}, contraseña {clave} (apuntada en {hub.estado / 'claves.txt'})")
-    avisar(f"El profesor es {a.profesor}; su copia del curso está en ~{a.profesor}/{COPIA}. "
-           f"Estudiantes: {', '.join(a.estudiantes)}.")
+    hub, nuevos = preparar(a.destino, a.profesor, a.roster, casas=a.casas)
+    if nuevos:
+        avisar(f"  Usuarios nuevos: {', '.join(nuevos)}. Sus contraseñas están en {hub.estado / 'claves.txt'} "
+               "(solo root puede leerlo): dale a cada uno la suya.")
+    if cerrar_copia():
+        avisar(f"  Tu copia del curso ({RAIZ}) ya no la pueden leer los demás usuarios de esta máquina (chmod o-rwx): "
+               "tiene las soluciones, las pruebas ocultas y la clave del cuestionario.")
+    avisar(f"El profesor es {a.profesor} (administrador del hub); su copia del curso está en ~{a.profesor}/{COPIA}. "
+           f"Estudiantes, del roster: {len(hub.leer()['estudiantes'])}.")
     if a.solo_preparar:
+        return 0
+    if hay_systemd() and not a.en_primer_plano:
+        ruta = instalar_servicio(hub, a.puerto)
+        avisar(f"JupyterHub del curso en http://127.0.0.1:{a.puerto}/, como servicio de systemd ({ruta}): arranca "
+               f"solo al encender la máquina. Su registro: {hub.registro}.\n"
+               f"Para pararlo: sudo systemctl stop {SERVICIO}  (y para que no vuelva a arrancar: "
+               f"sudo systemctl disable {SERVICIO}).")
         return 0
     proceso = arrancar(hub, a.puerto)
     avisar(f"JupyterHub del curso en http://127.0.0.1:{a.puerto}/ (su registro: {hub.registro}). "

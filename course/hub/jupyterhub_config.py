@@ -8,6 +8,7 @@ Lo que un departamento se lleva a su JupyterHub está en las secciones «nbgrade
 import json
 import os
 import pwd
+import sys
 from pathlib import Path
 
 c = get_config()  # noqa: F821 (JupyterHub la define al cargar este fichero)
@@ -30,6 +31,21 @@ c.JupyterHub.cookie_secret_file = str(estado / "jupyterhub_cookie_secret")
 # (LDAP, OAuth, LTI...): el resto no cambia mientras los nombres de usuario sean los mismos.
 c.JupyterHub.authenticator_class = "pam"
 c.Authenticator.allowed_users = {hub["profesor"], *hub["estudiantes"]}
+# El profesor administra el hub (ve y para los servidores de todos, en /hub/admin).
+c.Authenticator.admin_users = {hub["profesor"]}
+
+# --------------------------------------------------------------------------- servidores parados sin actividad
+# jupyterhub-idle-culler, como servicio del hub: para el servidor de quien lleva un rato sin usarlo (su
+# trabajo queda en su casa; al volver, el servidor arranca otra vez). Solo con los permisos que necesita.
+c.JupyterHub.services = [{
+    "name": "inactivos",
+    "command": [sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={hub['inactividad']}"],
+}]
+c.JupyterHub.load_roles = [{
+    "name": "parar-servidores-inactivos",
+    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+    "services": ["inactivos"],
+}]
 
 # --------------------------------------------------------------------------- nbgrader
 # Los papeles, con los nombres de grupo de la documentación de nbgrader (JupyterHubAuthPlugin).
