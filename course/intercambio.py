@@ -334,7 +334,7 @@ class PublicarTarea(ExchangeReleaseAssignment):
 
     def copy_files(self):
         super().copy_files()
-        _con_sticky(self.inbound_path, self.log)
+        _con_sticky(os.path.join(self.root, self.coursedir.course_id, "inbound"), self.log)
         publicar_plazos(self)
 
 

@@ -372,7 +372,7 @@ def _notas(hub):
 
 def test_make_grade_corrige_lo_recogido_con_el_descuento_por_retraso(recorrido, hub):
     notas = _notas(hub)
-    assert notas[ANA] == (leer_ejemplo(EJEMPLOS / "ana.toml")["nota_formativo"], 0), notas
+    assert notas[ANA] == (leer_ejemplo(EJEMPLOS / "ana.toml")["nota_formativo"], 0), (notas, recorrido.correccion[-6000:])
     carla = leer_ejemplo(EJEMPLOS / "carla.toml")["nota_formativo"]
     assert notas[CARLA] == (carla, 1), f"Carla entrega tarde: un punto de descuento ({notas})"
     # En las notas que exporta make grade, la de Carla ya lleva el descuento.
