@@ -5,8 +5,8 @@ con PAM) y un solo navegador, y el recorrido entero en un fixture del módulo:
 
 1. la profesora entra y, en una terminal de su JupyterLab, publica la tarea (`release_assignment`);
 2. Ana entra, descarga la tarea en la pestaña «Tareas», contesta, valida con el botón de la barra
-   y entrega; la profesora pone la fecha de entrega (ya pasada); Carla hace lo mismo, valida desde
-   «Tareas» y entrega tarde;
+   y entrega; la profesora pone la fecha de entrega (ya pasada); Carla valida desde «Tareas» antes de
+   contestar (el código de partida no pasa), contesta y entrega tarde;
 3. la profesora recoge (`collect`), corrige con `make grade` (en la jaula, con el descuento por
    retraso) y publica la retroalimentación (`release_feedback`);
 4. cada estudiante descarga su retroalimentación en «Tareas».
@@ -183,7 +183,8 @@ class Recorrido:
         return pagina.locator(".curso-tareas:visible")
 
     def hacer_la_tarea(self, usuario, ejemplo, desde_tareas):
-        """Descarga, contesta con las respuestas de `ejemplo`, valida y entrega."""
+        """Descarga, contesta con las respuestas de `ejemplo`, valida y entrega. Con `desde_tareas`, valida desde
+        «Tareas» antes de contestar (el código de partida no pasa) y vuelve al cuaderno para contestar."""
         pagina = self.paginas[usuario]
         tareas = self.tareas(usuario)
         publicada = tareas.locator(f".curso-seccion[data-estado='released'] .curso-tarea[data-tarea='{TAREA}']")
@@ -193,7 +194,10 @@ class Recorrido:
         descargada = tareas.locator(f".curso-seccion[data-estado='fetched'] .curso-tarea[data-tarea='{TAREA}']")
         descargada.wait_for()
         self.ver(usuario, "Tareas, con la tarea descargada", tareas.inner_text())
-        descargada.locator(".curso-abrir").click()
+        if desde_tareas:
+            self.validar(usuario, ".curso-tareas:visible .curso-seccion[data-estado='fetched'] .curso-validar")
+            tareas = self.tareas(usuario)
+        tareas.locator(f".curso-seccion[data-estado='fetched'] .curso-tarea[data-tarea='{TAREA}'] .curso-abrir").click()
         nv.esperar_cuaderno(pagina)
         casa = self.hub["casas"][usuario]
         celdas = nv.celdas_por_grade_id(casa / RUTA)
@@ -202,17 +206,16 @@ class Recorrido:
         barra = pagina.locator(f"{nv.CUADERNO} .jp-NotebookPanel-toolbar")
         ayudas = barra.locator("[title]").evaluate_all("els => els.map(e => e.title.replace(/ \\(.*\\)$/, ''))")
         self.ver(usuario, "la barra del cuaderno", "\n".join([barra.inner_text(), *ayudas]))
-        if desde_tareas:
-            tareas = self.tareas(usuario)
-            boton = ".curso-tareas:visible .curso-seccion[data-estado='fetched'] .curso-validar"
-        else:
-            boton = nv.VALIDAR
-        self.validaciones[usuario] = nv.validar(pagina, boton)
-        self.ver(usuario, "la ventana de Validar", self.validaciones[usuario][2])
+        if not desde_tareas:
+            self.validar(usuario, nv.VALIDAR)
         tareas = self.tareas(usuario)
         tareas.locator(f".curso-seccion[data-estado='fetched'] .curso-tarea[data-tarea='{TAREA}'] .curso-entregar").click()
         tareas.locator(f".curso-seccion[data-estado='submitted'] .curso-tarea[data-tarea='{TAREA}']").wait_for()
         self.ver(usuario, "Tareas, con la tarea entregada", tareas.inner_text())
+
+    def validar(self, usuario, boton):
+        self.validaciones[usuario] = nv.validar(self.paginas[usuario], boton)
+        self.ver(usuario, "la ventana de Validar", self.validaciones[usuario][2])
 
     def retroalimentacion(self, usuario):
         """Descarga la retroalimentación en «Tareas» y pulsa «ver la retroalimentación»."""
