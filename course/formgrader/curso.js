@@ -161,7 +161,7 @@
         total.descuento += f.descuento;
         total.nota += f.nota;
       } else if (f && f.estado === "no corregido") {
-        pendientes.push(tarea + ": " + f.motivo);
+        pendientes.push((Object.keys(datos).length > 1 ? tarea + ": " : "") + f.motivo);  // con una tarea, sin su nombre
       }
     }
     if (corregidas) {
