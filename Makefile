@@ -28,15 +28,29 @@ lab: $(STAMP)
 profesor: $(STAMP)
 	$(BIN)/python -m course.lab --profesor
 
-# Todas las pruebas, un fichero por proceso (pytest-xdist), el más largo primero, con un proceso más
-# que núcleos: parte del tiempo de cada fichero es espera (un JupyterLab que arranca, el navegador), y
-# con uno de más los núcleos no se quedan parados. La carga no cambia ninguna nota: los topes de la
-# corrección no cobran la espera por la CPU (docs/rendimiento.md). PROCESOS_DE_PRUEBAS=1 para uno solo.
+# Todas las pruebas, en dos niveles, como el CI de rasbt/LLMs-from-scratch: primero el rápido (las de
+# `make test-rapido` y el cuaderno de la lección ejecutado de arriba abajo en núcleos de verdad, el de
+# source/ con su solución y el de release/), y solo si pasa, el lento, con todo lo demás: un import roto o
+# una celda que ya no corre fallan en un minuto, sin esperar al resto. Cada prueba va en un nivel y en uno
+# solo (tests/conftest.py les pone la marca; tests/test_niveles.py lo comprueba). El sitio sin instalación
+# y bubblewrap solo los necesita el lento: con `make -j`, se preparan mientras corre el rápido.
+# Cada nivel, un fichero por proceso (pytest-xdist), el más largo primero, con un proceso más que núcleos:
+# parte del tiempo de cada fichero es espera (un JupyterLab que arranca, el navegador), y con uno de más los
+# núcleos no se quedan parados. La carga no cambia ninguna nota: los topes de la corrección no cobran la
+# espera por la CPU (docs/rendimiento.md). PROCESOS_DE_PRUEBAS=1 para uno solo.
 # `make test-rapido`: solo las que no lanzan ningún proceso (ni núcleos, ni nbgrader, ni navegador), en
 # segundos; tests/conftest.py dice cuáles son.
 PROCESOS_DE_PRUEBAS ?= $(shell $(PYTHON) -c 'import os; print(len(getattr(os, "sched_getaffinity", lambda _: range(os.cpu_count() or 1))(0)) + 1)')
-test: $(STAMP) bwrap lite
-	$(BIN)/python -m pytest -n $(PROCESOS_DE_PRUEBAS) --dist loadfile --no-loadscope-reorder
+NIVEL_RAPIDO := rapido or cuaderno
+NIVEL_LENTO  := lento and not cuaderno
+EN_PARALELO = $(BIN)/python -m pytest -n $(PROCESOS_DE_PRUEBAS) --dist loadfile --no-loadscope-reorder
+test: test-nivel-lento
+
+test-nivel-rapido: $(STAMP)
+	$(EN_PARALELO) -m "$(NIVEL_RAPIDO)"
+
+test-nivel-lento: test-nivel-rapido bwrap lite
+	$(EN_PARALELO) -m "$(NIVEL_LENTO)"
 
 test-rapido: $(STAMP)
 	$(BIN)/python -m pytest -m rapido -p no:xdist

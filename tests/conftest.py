@@ -4,14 +4,22 @@ Dos niveles, con la marca que les pone `pytest_collection_modifyitems`, nunca a 
 - `rapido`: ni núcleos, ni nbgrader, ni la jaula, ni JupyterLab, ni Chromium; ningún proceso.
   `make test-rapido` (pytest -m rapido) los pasa en segundos.
 - `lento`: la prueba pide, directamente o a través de otro fixture, el fixture `procesos`.
+  Las lentas que miran el cuaderno de la lección ejecutado de arriba abajo (el fixture
+  `leccion_ejecutada`) llevan además `cuaderno`.
 
 Una prueba sin `procesos` que lanza un proceso (subprocess, fork, exec) falla al momento, con un
 mensaje que dice qué pedir: ninguna prueba lenta cae en el nivel rápido sin que se vea.
+
+`make test` pasa primero `rapido or cuaderno` (NIVEL_RAPIDO en el Makefile: un import roto o una celda
+de la lección que ya no corre se ven en un minuto) y, solo si pasa, `lento and not cuaderno`
+(NIVEL_LENTO). Cada prueba está en uno de los dos y en uno solo: test_niveles.py lo comprueba.
 """
 
+import asyncio
 import contextlib
 import fcntl
 import os
+import re
 import shutil
 import sys
 import warnings
@@ -31,6 +39,8 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "rapido: sin procesos (núcleos, nbgrader, jaula, JupyterLab, Chromium); "
                                        "la pone conftest.py, no se escribe a mano")
     config.addinivalue_line("markers", "lento: pide el fixture `procesos`; la pone conftest.py, no se escribe a mano")
+    config.addinivalue_line("markers", "cuaderno: lenta que pide `leccion_ejecutada` (va en el nivel rápido de make "
+                                       "test); la pone conftest.py, no se escribe a mano")
     sys.addaudithook(_vigilar_procesos)
 
 
@@ -100,8 +110,10 @@ def _si_es_rapida(item):
 
 def pytest_collection_modifyitems(session, config, items):
     for item in items:
-        lento = "procesos" in getattr(item, "fixturenames", ())
-        item.add_marker("lento" if lento else "rapido")
+        fixtures = getattr(item, "fixturenames", ())
+        item.add_marker("lento" if "procesos" in fixtures else "rapido")
+        if "leccion_ejecutada" in fixtures:
+            item.add_marker("cuaderno")
         if "navegador" in getattr(item, "fixturenames", ()) and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(TOPE_DE_NAVEGADOR))
     items[:] = _de_mas_lento_a_mas_rapido(config, items)
@@ -114,14 +126,20 @@ def pytest_collection_modifyitems(session, config, items):
 # eso, pytest-xdist reparte los ficheros por número de pruebas, no en este orden). Lo que tardó cada
 # fichero la última vez está en la caché de pytest; sin ella (un clon recién hecho, CI), cuentan los
 # segundos de PRIMERO, medidos en una máquina de dos núcleos, y después los ficheros con pruebas lentas.
-DURACIONES = "curso-harness/duraciones"
+DURACIONES = "curso-harness/duraciones"  # con -m, una clave por expresión: lo que tarda esa parte de cada fichero
 PRIMERO = {"tests/test_catalogo.py": 170, "tests/test_hub.py": 120, "tests/test_lite.py": 50,
            "tests/test_modelo_real.py": 45, "tests/test_empezar.py": 40}
 
 
+def _clave_de_duraciones(config):
+    expresion = config.getoption("markexpr", None)
+    return DURACIONES + ("-" + re.sub(r"\W+", "-", expresion) if expresion else "")
+
+
 def _de_mas_lento_a_mas_rapido(config, items):
     cache = getattr(config, "cache", None)
-    duraciones = cache.get(DURACIONES, {}) if cache else {}
+    # Sin lo de esta expresión, lo que tardaron los ficheros enteros: el orden de los largos se parece.
+    duraciones = (cache.get(_clave_de_duraciones(config), None) or cache.get(DURACIONES, {})) if cache else {}
     por_fichero = defaultdict(list)
     for item in items:
         por_fichero[item.nodeid.split("::")[0]].append(item)
@@ -173,15 +191,17 @@ def pytest_runtest_logreport(report):
 
 def pytest_sessionfinish(session):
     # Solo la escribe el proceso principal (con pytest-xdist le llegan los informes de todos), y solo
-    # si se han pasado los ficheros enteros: lo que tarda la parte rápida de un fichero (make test-rapido,
-    # -m, -k) no es lo que tarda el fichero.
+    # si se han pasado los ficheros enteros o una parte con nombre (-m, los niveles de make test), cada
+    # cosa con su clave: lo que tarda la parte rápida de un fichero no es lo que tarda el fichero. Con
+    # -k, o con ficheros sueltos, la parte no tiene nombre y no se apunta.
     if hasattr(session.config, "workerinput") or not getattr(session.config, "cache", None) or not _tardado:
         return
-    if session.config.getoption("markexpr") or session.config.getoption("keyword"):
+    if session.config.getoption("keyword"):
         return
-    duraciones = session.config.cache.get(DURACIONES, {})
+    clave = _clave_de_duraciones(session.config)
+    duraciones = session.config.cache.get(clave, {})
     duraciones.update(_tardado)
-    session.config.cache.set(DURACIONES, duraciones)
+    session.config.cache.set(clave, duraciones)
 
 
 # --------------------------------------------------------------------------- el curso con la tarea generada
@@ -214,6 +234,38 @@ def publicado(procesos, tmp_path_factory):
         return Path(destino)
 
     return copiar
+
+
+# --------------------------------------------------------------------------- el cuaderno de la lección, ejecutado
+
+@pytest.fixture(scope="session")
+def leccion_ejecutada(procesos, tmp_path_factory):
+    """{"fuente": …, "release": …}: el cuaderno de la lección ejecutado de arriba abajo, cada uno en un núcleo
+    de verdad y los dos a la vez: el de source/ con sus soluciones (sin errores, o la prueba falla aquí) y el
+    de release/ como lo abre un estudiante (con los errores que tenga, que las pruebas miran).
+
+    Es lo que pasa primero `make test`, con las pruebas rápidas (la marca `cuaderno`).
+    """
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.util import run_sync
+
+    from course import CUADERNO, RAIZ, TAREA
+    from nucleos import NucleoPorFicheros
+
+    cuadernos = {nivel: nbformat.read(RAIZ / nivel / TAREA / CUADERNO, as_version=4) for nivel in ("source", "release")}
+
+    async def ejecutar(nivel):
+        carpeta = tmp_path_factory.mktemp(nivel)
+        await NotebookClient(cuadernos[nivel], kernel_manager_class=NucleoPorFicheros, timeout=120,
+                             kernel_name="python3", allow_errors=nivel == "release",
+                             resources={"metadata": {"path": str(carpeta)}}).async_execute()
+
+    async def los_dos():
+        await asyncio.gather(ejecutar("source"), ejecutar("release"))
+
+    run_sync(los_dos)()
+    return {"fuente": cuadernos["source"], "release": cuadernos["release"]}
 
 
 # --------------------------------------------------------------------------- el navegador

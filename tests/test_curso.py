@@ -6,13 +6,12 @@ import zipfile
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from course import CUADERNO, RAIZ, TAREA, corregir, paquete
 from course.estado import notas as notas_de
 from course.entregas import leer_ejemplo, soluciones
 from cursos import copiar_curso, nbgrader
-from nucleos import NucleoPorFicheros, validar
+from nucleos import validar
 
 # El modo del cuestionario con el que está generada release/: el de nbgrader_config.py.
 MODO = re.search(r'^c\.Cuestionario\.modo = "(\w+)"', (RAIZ / "nbgrader_config.py").read_text(), re.M).group(1)
@@ -78,12 +77,9 @@ def test_los_nombres_que_ve_el_gradebook():
 
 
 @pytest.fixture(scope="module")
-def fuente_ejecutada(procesos, tmp_path_factory):
-    """El cuaderno fuente, con sus soluciones, ejecutado entero en un núcleo de verdad."""
-    cuaderno = nbformat.read(FUENTE, as_version=4)
-    carpeta = tmp_path_factory.mktemp("fuente")
-    NotebookClient(cuaderno, kernel_manager_class=NucleoPorFicheros, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(carpeta)}}).execute()
-    return cuaderno
+def fuente_ejecutada(leccion_ejecutada):
+    """El cuaderno fuente, con sus soluciones, ejecutado entero en un núcleo de verdad (conftest.py)."""
+    return leccion_ejecutada["fuente"]
 
 
 def test_la_fuente_se_ejecuta_entera_sin_errores(fuente_ejecutada):
@@ -92,6 +88,23 @@ def test_la_fuente_se_ejecuta_entera_sin_errores(fuente_ejecutada):
             for salida in celda.outputs:
                 assert salida.output_type != "error", (celda.source, salida.get("evalue"))
                 assert not (salida.output_type == "stream" and salida.name == "stderr"), (celda.source, salida.text)
+
+
+def test_la_release_se_ejecuta_entera_y_solo_fallan_las_pruebas_que_esperan_la_respuesta(leccion_ejecutada):
+    """Como la abre un estudiante, de arriba abajo y sin contestar nada: cada celda corre, salvo las pruebas
+    visibles del desafío (y, con el cuestionario calificado, sus celdas), que esperan su respuesta."""
+    release = leccion_ejecutada["release"]
+    con_error = [c for c in release.cells if c.cell_type == "code" and any(s.output_type == "error" for s in c.outputs)]
+    assert all(c.metadata.get("nbgrader", {}).get("grade") for c in con_error), [c.source[:200] for c in con_error]
+    assert sum("bucle(" in c.source for c in con_error) == 1 and sum("DiscoQueFalla" in c.source for c in con_error) == 1
+    preguntas = 4 if MODO == "calificado" else 0
+    assert len(con_error) == 2 + preguntas, [c.source[:200] for c in con_error]
+    for celda in con_error:
+        if "respuesta_" not in celda.source:  # las del desafío: lo que falta es el ejecutar del estudiante
+            assert [(s.ename, "tu ejecutar aún está sin escribir" in s.evalue) for s in celda.outputs
+                    if s.output_type == "error"] == [("Escapada", True)], celda.outputs
+    assert not [s for c in release.cells if c.cell_type == "code" for s in c.outputs
+                if s.output_type == "stream" and s.name == "stderr"]
 
 
 def test_el_primer_experimento_muere_en_el_turno_2_sin_atender_t3(fuente_ejecutada):
