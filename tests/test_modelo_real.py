@@ -282,7 +282,9 @@ ESTROPEAR = [_sin_una, _vacia, _texto_delante, _repetida, _de_otra_llamada, _un_
 @given(turnos=turnos_inventados().filter(lambda t: len(t) > 1), peticion=_FRASE, datos=st.data())
 def test_la_api_local_rechaza_lo_que_rechaza_la_de_verdad_y_problemas_lo_ve(api, turnos, peticion, datos):
     """Una conversación bien contestada pasa; estropeada de cualquiera de esas maneras, la API local la rechaza
-    (400, con el mensaje de la API de verdad, que llega en español por ModeloClaude) y problemas(M) lo dice."""
+    (400, con el mensaje de la API de verdad) y problemas(M) lo dice; ModeloClaude ni la manda: dice qué
+    observación es, en español, en vez de un 400 que parecería culpa del modelo."""
+    import anthropic
     M = _hasta_el_ultimo_turno(turnos, peticion)
     api.plan, api.recibidas, api.rechazadas = [mensaje([texto("Hecho.")])], [], []
     assert problemas(M) == []
@@ -290,10 +292,23 @@ def test_la_api_local_rechaza_lo_que_rechaza_la_de_verdad_y_problemas_lo_ve(api,
     estropear = datos.draw(st.sampled_from(ESTROPEAR), label="estropear")
     rota, dice = estropear(M, *datos.draw(st.sampled_from(_observaciones(M)), label="observación"))
     assert problemas(rota), rota
-    with pytest.raises(SinRespuesta, match=r"la API ha rechazado la petición \(400\)\. La API dice: ") as rechazo:
+    with pytest.raises(anthropic.BadRequestError):  # la petición tal cual, por el SDK, sin ModeloClaude
+        anthropic.Anthropic(max_retries=0).messages.create(**claude_.peticion(rota, HERRAMIENTAS, MODELO))
+    assert len(api.rechazadas) == 1 and dice in api.rechazadas[0]
+    with pytest.raises(NoSeEnvia, match=r"observación|llamada"):
         ModeloClaude(MODELO)(rota, HERRAMIENTAS)
-    assert len(api.rechazadas) == 1 and dice in api.rechazadas[0] and api.rechazadas[0] in str(rechazo.value)
-    assert len(api.recibidas) == 2  # un 400 no se reintenta
+    assert len(api.recibidas) == 2 and len(api.rechazadas) == 1  # ModeloClaude no la ha mandado
+
+
+def test_lo_que_junta_la_api_no_se_rechaza_antes_de_mandarlo(api):
+    """La API junta los mensajes seguidos del mismo rol: dos mensajes del usuario, cada uno con una observación
+    del mismo turno, los acepta, y ModeloClaude también los manda (es problemas(M) el que pide uno solo)."""
+    turno = [llamada("a", "leer", ruta="lista.txt"), llamada("b", "listar", carpeta="recetas/")]
+    M = INICIO + [("asistente", turno), ("usuario", [ejecutar_correcto(turno[0], dict(ENTORNO))]),
+                  ("usuario", [ejecutar_correcto(turno[1], dict(ENTORNO))])]
+    assert problemas(M)
+    api.plan = [mensaje([texto("Hecho.")])]
+    assert ModeloClaude(MODELO)(M, HERRAMIENTAS) == [texto("Hecho.")] and api.rechazadas == []
 
 
 class _DiscoMudo(dict):
@@ -303,8 +318,9 @@ class _DiscoMudo(dict):
         raise RuntimeError()
 
 
-def test_un_error_vacio_no_lo_acepta_la_api_y_el_nombre_del_tipo_si(api):
-    """El contrato de antes, error(id, str(e)) también con str(e) vacío, se para en el 400 de la API."""
+def test_un_error_vacio_no_se_manda_y_el_nombre_del_tipo_si(api):
+    """El contrato de antes, error(id, str(e)) también con str(e) vacío: la API lo rechazaría (400), y ModeloClaude
+    ni lo manda; dice que la observación está vacía. Con el nombre del tipo, la conversación sigue."""
     def con_str_e(ll, entorno):
         try:
             return resultado(ll["id"], leer(entorno, **ll["input"]))
@@ -313,8 +329,9 @@ def test_un_error_vacio_no_lo_acepta_la_api_y_el_nombre_del_tipo_si(api):
 
     turnos = [[llamada("toolu_1", "leer", ruta="lista.txt")], [texto("No he podido leerla.")]]
     api.plan = [mensaje(t) for t in turnos]
-    with pytest.raises(SinRespuesta, match="content cannot be empty if `is_error` is true"):
+    with pytest.raises(NoSeEnvia, match="la observación de toolu_1 está vacía, y la API no acepta un tool_result sin contenido"):
         bucle(ModeloClaude(MODELO), INICIO, _DiscoMudo(ENTORNO), 5, con_str_e)
+    assert len(api.recibidas) == 1 and api.rechazadas == []
     api.plan = [mensaje(t) for t in turnos]
     como, dicho, M = bucle(ModeloClaude(MODELO), INICIO, _DiscoMudo(ENTORNO), 5, ejecutar_correcto)
     assert (como, dicho) == ("fin", "No he podido leerla.") and M[-2] == ("usuario", [error("toolu_1", "RuntimeError")])
@@ -438,8 +455,18 @@ def test_conversar_culpa_a_tu_ejecutar_solo_de_lo_que_sale_de_el(api, capsys):
             return error(ll["id"], e)
     api.plan = [mensaje(RESPUESTAS[0]), mensaje(RESPUESTAS[1])]
     dicho = _conversa(capsys, con_la_excepcion)
-    assert "no se puede mandar a la API para pedir el turno 3: la observación de t2" in dicho
-    assert "ha dejado salir" not in dicho
+    assert ("✘ La conversación se corta después del turno 2 del modelo: la contestación de tu ejecutar no se puede "
+            "mandar a la API, que rechazaría la petición entera: la observación de t2 lleva algo que no se puede "
+            "escribir en JSON") in dicho
+    assert "ha dejado salir" not in dicho and "El modelo no ha dado" not in dicho
+    # Un error vacío (str(e) de una excepción sin mensaje) tampoco es del modelo ni de la API: es la observación.
+    for contenido, dice in (("", "la observación de t1 está vacía, y la API no acepta un tool_result sin contenido"),
+                            (42, "el contenido de la observación de t1 es int, y la API solo acepta un texto")):
+        api.plan, api.recibidas = [mensaje(RESPUESTAS[0]), mensaje(RESPUESTAS[1])], []
+        dicho = _conversa(capsys, lambda ll, entorno: dict(ejecutar_correcto(ll, entorno), content=contenido))
+        assert ("✘ La conversación se corta después del turno 1 del modelo: la contestación de tu ejecutar no se "
+                "puede mandar a la API, que rechazaría la petición entera: " + dice) in dicho, dicho
+        assert "El modelo no ha dado" not in dicho and "(400)" not in dicho and len(api.recibidas) == 1
     # Un ejecutar que no acaba se corta con el tope de cada llamada, y también es cosa suya.
     def sin_fin(ll, entorno):
         while True:

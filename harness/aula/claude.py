@@ -11,7 +11,7 @@ import os
 import sys
 import time
 
-from ..bloques import texto
+from ..bloques import es_un, roturas, texto
 from ..bucle import bucle
 from ..entorno import ENTORNO
 from ..salmorejo import INICIO
@@ -35,7 +35,8 @@ class SinRespuesta(Exception):
 
 
 class NoSeEnvia(Exception):
-    """La conversación lleva algo que no se puede escribir en JSON, y así no se puede mandar a la API."""
+    """La conversación lleva una observación que la API rechazaría (vacía, sin su llamada, que no se puede
+    escribir en JSON…): no se manda. En `conversar`, es siempre la contestación del ejecutar del estudiante."""
 
 
 def que_falta():
@@ -87,7 +88,7 @@ class ModeloClaude:
 
     def __call__(self, M, herramientas):
         pedida = peticion(M, herramientas, self.modelo, self.max_tokens)
-        _se_puede_enviar(pedida["messages"])
+        _se_puede_enviar(M, self._sdk.types.ToolResultBlockParam.__annotations__)
         bloques, entrada = [], 0
         for _ in range(1 + CONTINUACIONES):
             # Un turno en pausa se sigue mandándolo tal cual, como último mensaje, sin nada del usuario detrás.
@@ -141,10 +142,11 @@ def conversar(encargo, ejecutar, modelo=MODELO, tope=TOPE, max_tokens=1024):
                                            en_prueba(ejecutar))
     except NoPasa as fallo:  # solo lo de tu ejecutar: una excepción que ha dejado salir, o una llamada que no acaba
         print("✘ La conversación se corta después del turno %d del modelo: %s" % (claude.turno, fallo))
+    except NoSeEnvia as fallo:  # también es de tu ejecutar: su contestación, que la API no aceptaría
+        print("✘ La conversación se corta después del turno %d del modelo: la contestación de tu ejecutar no se "
+              "puede mandar a la API, que rechazaría la petición entera: %s" % (claude.turno, fallo))
     except (RespuestaCortada, SinRespuesta) as fallo:  # el que falla es el modelo: no hay llamada a la que contestar
         print("El modelo no ha dado el turno %d: %s" % (claude.turno + 1, fallo))
-    except NoSeEnvia as fallo:
-        print("La conversación no se puede mandar a la API para pedir el turno %d: %s" % (claude.turno + 1, fallo))
     else:
         display(visor(M, titulo="«%s», con tu ejecutar y %s" % (encargo, modelo)))
         print("bucle devuelve %r: %s" % (como_acaba, texto_final))
@@ -192,18 +194,43 @@ def _comprobar_fin(motivo, n, max_tokens):
                        "no se toma como un turno completo." % (n, motivo))
 
 
-def _se_puede_enviar(mensajes):
-    """Lanza NoSeEnvia, diciendo qué bloque es, si algo de `mensajes` no se puede escribir en JSON."""
-    for mensaje in mensajes:
-        contenido = mensaje["content"] if isinstance(mensaje["content"], list) else [mensaje["content"]]
-        for bloque in contenido:
+def _se_puede_enviar(M, campos):
+    """Lanza NoSeEnvia, diciendo qué observación es, si la API rechazaría la conversación M por una de ellas:
+    una que rompe la norma (vacía, sin su llamada, detrás de otro bloque), que lleva campos que no son de un
+    tool_result (`campos`, los del SDK), cuyo contenido no es un texto o que no se puede escribir en JSON.
+    Así, lo que es de la observación no llega como un 400 de la API, que parecería culpa del modelo."""
+    rotas = roturas(_como_junta_la_api(M))
+    if rotas:
+        raise NoSeEnvia(rotas[0][2] + ".")
+    for rol, contenido in M:
+        for bloque in contenido if isinstance(contenido, list) else [contenido]:
+            if not es_un(bloque, "tool_result"):
+                continue
+            quien = "la observación de %s" % bloque.get("tool_use_id")
             try:
                 json.dumps(bloque)
             except (TypeError, ValueError) as e:
-                quien = ("la observación de %s" % bloque.get("tool_use_id") if isinstance(bloque, dict)
-                         and bloque.get("type") == "tool_result" else "un bloque del mensaje de %s" % mensaje["role"])
                 raise NoSeEnvia("%s lleva algo que no se puede escribir en JSON (%s). El contenido de una "
                                 "observación es un texto: para un error, str(e)." % (quien, e)) from None
+            sobra = [campo for campo in bloque if campo not in campos]
+            if sobra:
+                raise NoSeEnvia("%s lleva el campo %r, que la API no conoce: un tool_result lleva type, "
+                                "tool_use_id, content e is_error, como los de resultado() y error()." % (quien, sobra[0]))
+            if not isinstance(bloque.get("content"), (str, list)):
+                raise NoSeEnvia("el contenido de %s es %s, y la API solo acepta un texto: lo que devuelve la "
+                                "herramienta, o str(e)." % (quien, type(bloque.get("content")).__name__))
+
+
+def _como_junta_la_api(M):
+    """M con los mensajes seguidos del mismo rol juntos en uno, como los junta la API antes de mirarlos."""
+    juntos = []
+    for rol, contenido in M:
+        bloques = list(contenido) if isinstance(contenido, list) else [texto(contenido)]
+        if juntos and juntos[-1][0] == rol:
+            juntos[-1][1].extend(bloques)
+        else:
+            juntos.append((rol, bloques))
+    return juntos
 
 
 def _se_repite(codigo):
