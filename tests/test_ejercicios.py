@@ -59,6 +59,8 @@ def test_el_mensaje_bueno_lo_acepta_el_propio_modelo_guionizado(capsys):
     ([error("t2", "FileNotFoundError: no existe el fichero 'recetas/salmorejo.txt'"), BUENO_TRAS_EL_2[1]],
      "el contenido es su mensaje, tal cual"),
     ([BUENO_TRAS_EL_2[0], resultado("t3", "lista.txt")], "el contenido es lo que devuelve la herramienta, tal cual"),
+    ([error("t2", "no se ha ejecutado: no existe el fichero 'recetas/salmorejo.txt'"), BUENO_TRAS_EL_2[1]],
+     "«no se ha ejecutado: » es solo para las llamadas que no cumplen su esquema, y esta lo cumple"),
     ([BUENO_TRAS_EL_2[0], dict(BUENO_TRAS_EL_2[1], visto=True)], "El modelo guionizado no lo acepta"),
     ([BUENO_TRAS_EL_2[0], "pan, leche, patatas"], "no es una observación"),
     ([[BUENO_TRAS_EL_2[0]], [BUENO_TRAS_EL_2[1]]], "El bloque 1 es una lista: todas las observaciones van juntas"),

@@ -78,6 +78,10 @@ def _pega(k, bloque, ll, bueno):
             regla = "el contenido es lo que devuelve la herramienta, tal cual"
         elif bueno["content"].startswith("no se ha ejecutado: "):
             regla = "la llamada no cumple su esquema: el contenido es «no se ha ejecutado: » y el motivo que da incumple"
+        elif str(bloque.get("content")).startswith("no se ha ejecutado: "):
+            regla = ("«no se ha ejecutado: » es solo para las llamadas que no cumplen su esquema, y esta lo cumple: se ha "
+                     "ejecutado, y su herramienta ha lanzado una excepción. El contenido es el mensaje de la excepción, "
+                     "tal cual")
         else:
             regla = "la herramienta ha lanzado una excepción: el contenido es su mensaje, tal cual (el del experimento)"
         return "El contenido de la observación de %s no es el que toca: %s. Has escrito %r." % (
