@@ -5,7 +5,8 @@ Chromium de Debian manejado con Playwright: abrir el cuaderno publicado, ejecuta
 morir la conversación en el turno 2, apuntar una predicción y verla junto a lo que ha pasado, hacer
 el primer ejercicio en su celda (escribir la contestación del turno 2 y ver el ✔ al momento), pulsar Validate de nbgrader (falla), contestar el reto (y el
 cuestionario, si está en modo calificado) en sus celdas, guardar, ejecutarlo todo otra vez (llega
-al final), usar los widgets (el explorador pasa de `leer` a `añadir_y_fallar` y cambia su veredicto; el
+al final; antes, con una respuesta que repite sin fin la llamada que falla, comprueba que «Ejecutar
+todas las celdas» acaba y dice por qué se para), usar los widgets (el explorador pasa de `leer` a `añadir_y_fallar` y cambia su veredicto; el
 visor avanza turno a turno; el visor de la conversación del estudiante está entera; en modo
 formativo, una pregunta del cuestionario se contesta mal y bien con su widget y enseña cada
 veredicto al momento) y volver a validar (pasa). La ventana de Validar dice primero qué arreglar, con
@@ -50,6 +51,18 @@ EJERCICIO_1 = ("from harness.aula import comprobar_contestacion\n\n"
                "    resultado(\"t3\", leer(ENTORNO, \"lista.txt\")),\n"
                "]\n\n"
                "comprobar_contestacion(2, tras_el_turno_2)")
+
+
+# Una respuesta que repite sin fin la llamada que falla (issue 36): «Ejecutar todas las celdas» no se queda colgado.
+REINTENTA = ("def ejecutar(llamada, entorno):\n"
+             "    motivo = incumple(llamada)\n"
+             "    if motivo is not None:\n"
+             "        return error(llamada[\"id\"], \"no se ha ejecutado: \" + motivo)\n"
+             "    while True:  # otra vez, hasta que salga bien\n"
+             "        try:\n"
+             "            return resultado(llamada[\"id\"], FUNCIONES[llamada[\"name\"]](entorno, **llamada[\"input\"]))\n"
+             "        except Exception:\n"
+             "            pass")
 
 
 def las_que_hay(curso, ruta, grade_ids):
@@ -386,6 +399,26 @@ def comprobar_que_corre_entero(pagina, curso, ruta):
     assert not sin_numero, f"con las respuestas correctas, Run All no ejecutó las celdas de código {sin_numero}: {prompts}"
 
 
+def de_codigo(curso, ruta, es_ella):
+    """Posición, entre las celdas de código del cuaderno, de la primera celda de la que `es_ella(celda)`."""
+    nb = json.loads((curso / ruta).read_text(encoding="utf-8"))
+    codigo = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    return next(i for i, c in enumerate(codigo) if es_ella(c))
+
+
+def comprobar_que_no_se_cuelga(pagina, servidor, curso, ruta):
+    """Con una respuesta que repite sin fin la llamada que falla, «Ejecutar todas las celdas» acaba (el núcleo
+    queda libre): revisar corta cada comprobación en su segundo y lo dice, y la prueba visible del salmorejo se
+    para con un mensaje corto en español, sin traza; ahí se detiene Run All, como con cualquier prueba que falla."""
+    ejecutar_todo(pagina, servidor, ruta)
+    revisar = de_codigo(curso, ruta, lambda c: "revisar(ejecutar)" in nv.fuente(c))
+    assert "no ha terminado en 1 segundo" in nv.salidas_de_celda(pagina, revisar), nv.salidas_de_celda(pagina, revisar)
+    gid = lambda c: c.get("metadata", {}).get("nbgrader", {}).get("grade_id")  # noqa: E731
+    salmorejo = nv.salidas_de_celda(pagina, de_codigo(curso, ruta, lambda c: gid(c) == "ejecutar-salmorejo"))
+    assert "✘ No pasa: tu ejecutar no ha terminado en 1 segundo con la llamada" in salmorejo, salmorejo
+    assert "¿Repite la llamada que falla?" in salmorejo and "Traceback" not in salmorejo, salmorejo
+
+
 def lo_primero_es_que_arreglar(cuantas, dice="✘ No pasa:"):
     """Lo que se mira en la ventana de Validar cuando falla: una caja por celda que no pasa, que empieza
     por el «✘ No pasa: …» en español, entero y a la vista sin desplazar nada; la prueba y la traza, plegadas."""
@@ -446,6 +479,9 @@ def test_el_estudiante_hace_la_leccion_en_el_navegador(pagina, servidor, curso):
     hacer_una_prediccion(pagina, curso, ruta, lambda: nv.esperar_nucleo_libre(pagina, servidor, ruta))
     hacer_el_ejercicio_1(pagina, servidor, curso, ruta)
     validar_y_esperar_fallo(pagina, curso, ruta, las_que_hay(curso, ruta, FALLAN_SIN_CONTESTAR))
+    nv.contestar(pagina, curso, ruta, dict(respuestas_correctas(curso, ids=las_que_hay(curso, ruta, RESPUESTAS)),
+                                           ejecutar=REINTENTA))
+    comprobar_que_no_se_cuelga(pagina, servidor, curso, ruta)
     nv.contestar(pagina, curso, ruta, respuestas_correctas(curso, ids=las_que_hay(curso, ruta, RESPUESTAS)))
     ejecutar_todo(pagina, servidor, ruta)
     comprobar_que_corre_entero(pagina, curso, ruta)
