@@ -689,10 +689,10 @@ def test_el_boton_llama_solo_al_pulsarlo():
     from harness.aula import al_pulsar
 
     pedidas = []
-    sin_caja, con_caja = al_pulsar("Uno", lambda: pedidas.append("uno")), al_pulsar("Dos", pedidas.append, peticion="hola")
+    sin_caja, con_caja = al_pulsar("Uno", lambda: pedidas.append("uno")), al_pulsar("Dos", pedidas.append, encargo="hola")
     assert pedidas == []
     sin_caja.pulsar()
-    con_caja.peticion.value = "adiós"
+    con_caja.encargo.value = "adiós"
     con_caja.boton.click()
     assert pedidas == ["uno", "adiós"] and not con_caja.boton.disabled
     assert "Dos" in con_caja._repr_mimebundle_()["text/html"] and "<script" not in con_caja.html()

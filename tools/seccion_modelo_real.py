@@ -54,7 +54,7 @@ if falta:
     print("Tampoco aquí: hace falta lo mismo que en la celda de arriba.")
 else:
     tu_encargo = al_pulsar("Enviar mi encargo", lambda encargo: conversar(encargo, ejecutar),
-                           peticion="Copia en notas/cena.txt los ingredientes de la paella.")
+                           encargo="Copia en notas/cena.txt los ingredientes de la paella.")
     display(tu_encargo)"""
 
 

@@ -255,13 +255,13 @@ def visor(M, titulo=None):
 class _AlPulsar(ConCopia):
     """Un botón (y, si se pide, una caja de texto) que llama a `accion` solo cuando alguien lo pulsa."""
 
-    def __init__(self, descripcion, accion, peticion):
+    def __init__(self, descripcion, accion, encargo):
         import ipywidgets as w
         self.descripcion, self.accion = descripcion, accion
-        self.peticion = None if peticion is None else w.Textarea(value=peticion, layout=w.Layout(width="100%"))
+        self.encargo = None if encargo is None else w.Textarea(value=encargo, layout=w.Layout(width="100%"))
         self.boton = w.Button(description=descripcion, button_style="primary", layout=w.Layout(width="max-content"))
         self.salida = w.Output()
-        self.caja = w.VBox([c for c in (self.peticion, self.boton, self.salida) if c is not None])
+        self.caja = w.VBox([c for c in (self.encargo, self.boton, self.salida) if c is not None])
         self.boton.on_click(lambda _: self.pulsar())
 
     def pulsar(self):
@@ -270,7 +270,7 @@ class _AlPulsar(ConCopia):
         self.salida.clear_output()
         try:
             with self.salida:
-                self.accion(*([self.peticion.value] if self.peticion is not None else []))
+                self.accion(*([self.encargo.value] if self.encargo is not None else []))
         finally:
             self.boton.disabled = False
 
@@ -282,6 +282,6 @@ class _AlPulsar(ConCopia):
         return "[botón «%s»]" % self.descripcion
 
 
-def al_pulsar(descripcion, accion, peticion=None):
-    """Un botón que llama a `accion()` al pulsarlo; con `peticion`, una caja con ese texto y `accion(texto)`."""
-    return _AlPulsar(descripcion, accion, peticion)
+def al_pulsar(descripcion, accion, encargo=None):
+    """Un botón que llama a `accion()` al pulsarlo; con `encargo`, una caja con ese texto y `accion(texto)`."""
+    return _AlPulsar(descripcion, accion, encargo)
