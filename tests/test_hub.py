@@ -35,8 +35,11 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
+import nbformat
 import pytest
 
 import cuentas
@@ -44,7 +47,7 @@ import ingles
 import navegador as nv
 from course import CUADERNO, RAIZ, TAREA, gradebook, hub as curso_hub
 from course.corregir import EJEMPLOS
-from course.entregas import leer_ejemplo
+from course.entregas import leer_ejemplo, rellenar
 
 PROFESORA = "profe-prueba"
 ANA, CARLA = "ana-prueba", "carla-prueba"   # con las respuestas de course/ejemplos/ana.toml y carla.toml
@@ -82,6 +85,9 @@ def hub(chromium, procesos):
                           encoding="utf-8-sig")
         dicho = io.StringIO()
         try:
+            # Un `pip install .` (no editable) del curso en el entorno de todos, como lo haría un administrador: make
+            # hub lo tiene que desinstalar (si no, cualquier estudiante leería las pruebas ocultas en site-packages).
+            _instalar_el_curso_sin_editable(curso_hub.Hub(DESTINO))
             with contextlib.redirect_stdout(dicho):
                 curso_hub.main(["--destino", str(DESTINO), "--profesor", PROFESORA, "--roster", str(roster),
                                 "--casas", str(DESTINO / "casas"), "--solo-preparar"])
@@ -98,6 +104,24 @@ def hub(chromium, procesos):
         finally:
             curso_hub.parar(proceso)
             cuentas.borrar(*USUARIOS)
+
+
+def _instalar_el_curso_sin_editable(hub):
+    curso_hub.preparar_entorno(hub)
+    with tempfile.TemporaryDirectory() as tmp:
+        fuente, ruedas = Path(tmp) / "fuente", Path(tmp) / "ruedas"
+        fuente.mkdir()
+        for nombre in ("pyproject.toml", "README.md"):
+            shutil.copy(RAIZ / nombre, fuente)
+        for nombre in ("course", "harness"):
+            shutil.copytree(RAIZ / nombre, fuente / nombre, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w",
+                        ruedas, fuente], check=True, capture_output=True, cwd=fuente)
+        subprocess.run([hub.python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", *ruedas.glob("*.whl")],
+                       check=True, capture_output=True)
+    instalado = subprocess.run([hub.python, "-I", "-c", "import course.calificacion as c; print(c.__file__)"],
+                               capture_output=True, text=True, cwd="/")
+    assert str(hub.entorno) in instalado.stdout, instalado.stdout + instalado.stderr
 
 
 # =========================================================================== gestos
@@ -279,8 +303,8 @@ def recorrido(hub, navegador):
         r.en_la_terminal(f'nbgrader db assignment add {TAREA} --duedate="{plazo}"', 2)
         r.entrar(CARLA)
         r.hacer_la_tarea(CARLA, "carla.toml", desde_tareas=True)
-        # Dora, desde su cuenta, intenta que cuente como de Ana un cuaderno sin contestar.
-        r.trampas = _trampas_de_dora(hub)
+        # Dora, desde su cuenta: una entrega hostil de cada clase (_trampas_de_dora).
+        r.trampas, r.intentos = _trampas_de_dora(hub)
 
         # 3. Recoger, corregir en la jaula y publicar la retroalimentación.
         r.correccion = r.en_la_terminal(
@@ -320,25 +344,102 @@ def recorrido(hub, navegador):
     yield r
 
 
+# Lo que Dora intenta con el intercambio y con lo de la profesora, desde su cuenta y su Python: cada intento dice
+# «hecho» o «no» (lo que diga el sistema), y la prueba exige «no» en todos.
+_INTENTOS_DE_DORA = r"""
+import json, os, sys
+d = json.load(sys.stdin)
+curso, raiz = d["curso"], d["raiz"]
+intentos = {
+    "renombrar la carpeta del curso": lambda: os.rename(curso, os.path.join(raiz, "otro")),
+    "borrar la carpeta del curso": lambda: os.rmdir(curso),
+    "poner otra carpeta del curso": lambda: os.mkdir(os.path.join(curso, "inbound-nuevo")),
+    "renombrar inbound": lambda: os.rename(os.path.join(curso, "inbound"), os.path.join(curso, "viejo")),
+    "ver las entregas de los demás": lambda: os.listdir(os.path.join(curso, "inbound")),
+    "cambiar los plazos": lambda: open(os.path.join(curso, "plazos.json"), "a").close(),
+    "cambiar la tarea publicada": lambda: open(os.path.join(curso, "outbound", d["tarea"], d["cuaderno"]), "a").close(),
+}
+for ruta in d["de_la_profesora"]:
+    intentos["leer " + ruta] = lambda ruta=ruta: open(ruta, "rb").read(1)
+    intentos["listar " + os.path.dirname(ruta)] = lambda ruta=ruta: os.listdir(os.path.dirname(ruta))
+resultado = {}
+for que, hacer in intentos.items():
+    try:
+        hacer()
+        resultado[que] = "hecho"
+    except OSError as error:
+        resultado[que] = "no: " + type(error).__name__
+print(json.dumps(resultado))
+"""
+
+
 def _trampas_de_dora(hub):
-    """Lo que hace Dora desde su cuenta antes de que la profesora recoja: entregar a nombre de Ana con la orden
-    de nbgrader, dejar una carpeta que es un enlace a las soluciones de la profesora y otra a nombre de Ana con
-    caracteres de control (que, escritos tal cual en la terminal, la borrarían). Devuelve sus nombres."""
+    """Lo que hace Dora desde su cuenta antes de que la profesora recoja, una entrega hostil de cada clase:
+
+    - entrega a nombre de Ana con la orden de nbgrader (un cuaderno sin contestar);
+    - entrega lo suyo (las respuestas de ana.toml) ya cerrado el plazo, y después cambia el nombre de su carpeta,
+      su timestamp.txt y las fechas de sus ficheros al año 2000;
+    - deja una carpeta que es un enlace a las soluciones de la profesora, otra que es un enlace a sí misma (un
+      bucle), una suya con un bucle en lugar del cuaderno, otra a nombre de alguien que no está en el roster y
+      otra a nombre de Ana con caracteres de control (que, escritos tal cual en la terminal, la borrarían);
+    - intenta renombrar o cambiar la carpeta del curso en el intercambio y leer lo de la profesora.
+
+    Devuelve los nombres de las carpetas y el resultado de cada intento."""
     entorno = hub["hub"].entorno
     for orden in (["nbgrader", "fetch_assignment", TAREA], ["nbgrader", "submit", TAREA, f"--student={ANA}"]):
         hecho = cuentas.como(DORA, orden, entorno)
         assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    # Lo suyo, contestado, fuera de plazo (la profesora ya lo ha cerrado).
+    suyo = hub["casas"][DORA] / RUTA
+    contestado = nbformat.writes(rellenar(nbformat.read(suyo, as_version=4),
+                                          {g: r for g, r in leer_ejemplo(EJEMPLOS / "ana.toml")["respuestas"].items()
+                                           if g in nv.celdas_por_grade_id(suyo)}))
+    hecho = cuentas.como(DORA, ["python", "-c", f"import sys; open({str(suyo)!r}, 'w', encoding='utf-8').write("
+                                                "sys.stdin.read())"], entorno, entrada=contestado)
+    assert hecho.returncode == 0, hecho.stderr
+    hecho = cuentas.como(DORA, ["nbgrader", "submit", TAREA], entorno)
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    # nbgrader submit dice dónde ha dejado la entrega (inbound/ no se puede listar: solo así sabe su nombre).
+    entregada, = re.findall(r"Destination: (\S.*\+\S+)$", hecho.stdout + hecho.stderr, re.M)
     inbound = hub["hub"].intercambio / curso_hub.CURSO / "inbound"
     fuente = hub["casas"][PROFESORA] / curso_hub.COPIA / "source" / TAREA
-    enlace = f"{DORA}+{TAREA}+2000-01-01 00:00:00.000000 UTC+enlace"
-    control = f"{ANA}\x1b[2J\x1b[H+{TAREA}+2000-01-01 00:00:00.000000 UTC+control"
+    viejo = "2000-01-01 00:00:00.000000 UTC"
+    nombres = {
+        "enlace": f"{DORA}+{TAREA}+{viejo}+enlace",
+        "bucle": f"{DORA}+{TAREA}+{viejo}+bucle",
+        "bucle dentro": f"{DORA}+{TAREA}+{viejo}+bucle-dentro",
+        "fuera del roster": f"intruso-prueba+{TAREA}+{viejo}+intruso",
+        "control": f"{ANA}\x1b[2J\x1b[H+{TAREA}+{viejo}+control",
+        "adelantada": f"{DORA}+{TAREA}+{viejo}+{entregada.rsplit('+', 1)[1]}",
+    }
     hecho = cuentas.como(DORA, ["python", "-c", (
-        "import os, shutil, sys\n"
-        f"os.symlink({str(fuente)!r}, os.path.join({str(inbound)!r}, {enlace!r}))\n"
-        f"os.mkdir(os.path.join({str(inbound)!r}, {control!r}))\n"
-        f"shutil.copy({str(hub['casas'][DORA] / RUTA)!r}, os.path.join({str(inbound)!r}, {control!r}))\n")], entorno)
+        "import os, shutil\n"
+        f"inbound, n, viejo = {str(inbound)!r}, {nombres!r}, {viejo!r}\n"
+        f"os.symlink({str(fuente)!r}, os.path.join(inbound, n['enlace']))\n"
+        "os.symlink(os.path.join(inbound, n['bucle']), os.path.join(inbound, n['bucle']))\n"
+        "os.mkdir(os.path.join(inbound, n['bucle dentro']))\n"
+        f"os.symlink({CUADERNO!r}, os.path.join(inbound, n['bucle dentro'], {CUADERNO!r}))\n"
+        "for quien in ('fuera del roster', 'control'):\n"
+        "    os.mkdir(os.path.join(inbound, n[quien]))\n"
+        f"    shutil.copy({str(suyo)!r}, os.path.join(inbound, n[quien]))\n"
+        # Su entrega tardía, con la fecha del año 2000 en el nombre, en timestamp.txt y en sus ficheros (la última
+        # que cambia, un tic del reloj del sistema de ficheros después: es la que cuenta de las suyas).
+        "import time; time.sleep(0.1)\n"
+        "adelantada = os.path.join(inbound, n['adelantada'])\n"
+        f"os.rename({entregada!r}, adelantada)\n"
+        "with open(os.path.join(adelantada, 'timestamp.txt'), 'w') as f:\n"
+        "    f.write(viejo)\n"
+        "for nombre in os.listdir(adelantada) + ['.']:\n"
+        "    os.utime(os.path.join(adelantada, nombre), (946684800, 946684800))\n")], entorno)
     assert hecho.returncode == 0, hecho.stderr
-    return {"enlace": enlace, "control": control}
+    datos = json.dumps({"curso": str(inbound.parent), "raiz": str(inbound.parent.parent), "tarea": TAREA,
+                        "cuaderno": CUADERNO, "de_la_profesora": [
+                            str(fuente / CUADERNO), str(hub["casas"][PROFESORA] / curso_hub.COPIA / "gradebook.db"),
+                            str(hub["casas"][PROFESORA] / curso_hub.COPIA / "course" / "cuestionario.py"),
+                            str(hub["casas"][ANA] / RUTA)]})
+    hecho = cuentas.como(DORA, ["python", "-c", _INTENTOS_DE_DORA], entorno, entrada=datos)
+    assert hecho.returncode == 0, hecho.stderr
+    return nombres, json.loads(hecho.stdout)
 
 
 # =========================================================================== las pruebas
@@ -370,7 +471,8 @@ def _notas(hub):
 
     copia = hub["casas"][PROFESORA] / curso_hub.COPIA
     with Gradebook(gradebook(copia)) as gb:
-        return {e: (s.score, s.late_submission_penalty) for e in (ANA, CARLA) for s in [gb.find_submission(TAREA, e)]}
+        return {e: (s.score, s.late_submission_penalty) for e in (ANA, CARLA, DORA)
+                for s in [gb.find_submission(TAREA, e)]}
 
 
 def test_make_grade_corrige_lo_recogido_con_el_descuento_por_retraso(recorrido, hub):
@@ -382,9 +484,9 @@ def test_make_grade_corrige_lo_recogido_con_el_descuento_por_retraso(recorrido, 
     with open(hub["casas"][PROFESORA] / curso_hub.COPIA / "exports" / "notas.csv", encoding="utf-8") as f:
         filas = list(csv.DictReader(f))
     exportadas = {fila["student_id"]: float(fila["score"]) for fila in filas if fila["score"]}
-    assert exportadas == {ANA: notas[ANA][0], CARLA: carla - 1}, exportadas
-    # Dora está en el roster y no ha entregado nada suyo; nadie de fuera del roster tiene fila.
-    assert {f["student_id"]: f["estado"] for f in filas if not f["score"]} == {DORA: "sin entrega"}, filas
+    assert exportadas == {ANA: notas[ANA][0], CARLA: carla - 1, DORA: notas[DORA][0] - 1}, exportadas
+    # Nadie de fuera del roster tiene fila (las filas sin nota son las del roster que no han entregado: ninguna).
+    assert {f["student_id"] for f in filas} == {ANA, CARLA, DORA}, filas
     assert ANA in recorrido.correccion and CARLA in recorrido.correccion, recorrido.correccion[-3000:]
     # Lo ha decidido el corrector de confianza (course/aislado), que deja sus diagnósticos en cada celda.
     corregido = hub["casas"][PROFESORA] / curso_hub.COPIA / "autograded" / CARLA / TAREA / CUADERNO
@@ -421,14 +523,33 @@ def test_nadie_ve_etiquetas_en_ingles(recorrido, hub):
 # =========================================================================== el intercambio y lo que ven los estudiantes
 
 def test_lo_que_deja_dora_a_nombre_de_otros_se_aparta_y_ana_conserva_su_nota(recorrido):
-    salida = recorrido.correccion
+    salida, trampas = recorrido.correccion, recorrido.trampas
     assert f"dice ser de «{ANA}», pero la ha creado «{DORA}»" in salida, salida[-3000:]
-    assert f"«{recorrido.trampas['enlace']}»: es un enlace simbólico, no una carpeta" in salida, salida[-3000:]
-    escapado = recorrido.trampas["control"].replace("\x1b", "\\x1b")
+    for enlace in ("enlace", "bucle"):
+        assert f"«{trampas[enlace]}»: es un enlace simbólico, no una carpeta" in salida, salida[-3000:]
+    assert f"«{trampas['fuera del roster']}»: «intruso-prueba» no está en el roster" in salida, salida[-3000:]
+    escapado = trampas["control"].replace("\x1b", "\\x1b")
     assert f"«{escapado}»: «{ANA}\\x1b[2J\\x1b[H» no está en el roster" in salida, salida[-3000:]
     apartadas = [l for l in salida.splitlines() if "Entrega apartada" in l]
-    assert len(apartadas) == 3 and not any("\x1b" in l for l in apartadas), apartadas
-    # La nota de Ana es la suya (test_make_grade_corrige_lo_recogido_con_el_descuento_por_retraso).
+    assert len(apartadas) == 5 and not any("\x1b" in l for l in apartadas), apartadas
+    # Las notas de Ana y Carla son las suyas (test_make_grade_corrige_lo_recogido_con_el_descuento_por_retraso).
+
+
+def test_dora_entrega_tarde_aunque_cambie_el_nombre_y_las_fechas(recorrido, hub):
+    """Su entrega, con las respuestas de Ana, llegó cerrado el plazo; el nombre de su carpeta, su timestamp.txt y las
+    fechas de sus ficheros dicen el año 2000, y aun así cuenta como tarde: un punto menos, solo en su fila."""
+    ana = leer_ejemplo(EJEMPLOS / "ana.toml")["nota_formativo"]
+    assert _notas(hub)[DORA] == (ana, 1), (_notas(hub), recorrido.correccion[-4000:])
+    copia = hub["casas"][PROFESORA] / curso_hub.COPIA
+    hora = (copia / "submitted" / DORA / TAREA / "timestamp.txt").read_text()
+    assert not hora.startswith("2000"), hora
+
+
+def test_dora_no_cambia_el_intercambio_ni_lee_lo_de_la_profesora(recorrido):
+    intentos = recorrido.intentos
+    assert len(intentos) >= 13, intentos
+    hechos = {que: r for que, r in intentos.items() if not r.startswith("no: ")}
+    assert not hechos, f"{DORA} ha podido: {hechos}"
 
 
 def test_tareas_ensena_el_plazo_y_si_cada_entrega_llego_tarde(recorrido):
@@ -493,6 +614,10 @@ def test_un_estudiante_no_puede_leer_ni_importar_nada_de_la_correccion(recorrido
     del cuestionario ni la corrección: lo comprueba Ana, con su usuario, en todo lo que puede leer del hub."""
     entorno = hub["hub"].entorno
     fuente = RAIZ / "source" / TAREA / CUADERNO
+    # 0. El `pip install .` sin editable que había en el entorno de todos se ha desinstalado, y lo ha dicho; ningún
+    #    Python que pueda ejecutar Ana importa `course` ni tiene curso-harness instalado.
+    assert "se desinstala" in hub["dicho"], hub["dicho"]
+    assert curso_hub.el_curso_a_la_vista(hub["hub"], ANA) == []
     # 1. Ni la copia del curso del administrador ni `course`, desde su terminal.
     for orden in (["cat", fuente], ["cat", RAIZ / "course" / "cuestionario.py"],
                   ["python", "-c", "import course"],
@@ -586,7 +711,7 @@ CHART = {
     "proxy": {"https": None, "service": None, "secretToken": None},
 }
 EXTRA_FILE = {"mountPath", "stringData", "data", "binaryData", "mode"}
-OVERRIDE = {"display_name", "description", "default", "kubespawner_override", "slug"}
+GRUPOS = {"profesorado": f"formgrade-{curso_hub.CURSO}", "estudiantes": f"nbgrader-{curso_hub.CURSO}"}
 
 
 def _config_yaml():
@@ -616,7 +741,8 @@ def test_el_config_yaml_de_zero_to_jupyterhub_usa_las_claves_del_chart():
     usuario = config["singleuser"]
     for nombre, fichero in usuario["extraFiles"].items():
         assert set(fichero) <= EXTRA_FILE and "mountPath" in fichero, nombre
-    assert all(set(p) <= OVERRIDE for p in usuario["profileList"])
+    # Ningún perfil que un estudiante pueda elegir: lo de cada uno va por su grupo (group_overrides).
+    assert "profileList" not in usuario
     assert config["cull"]["enabled"] is True
 
     # La configuración global de nbgrader en cada pod: el intercambio es ngshare; el curso, el nuestro; la lista
@@ -640,7 +766,43 @@ def test_el_config_yaml_de_zero_to_jupyterhub_usa_las_claves_del_chart():
     assert servicio["url"].startswith("http://") and servicio["api_token"]
     assert "profesora" in config["hub"]["config"]["Authenticator"]["admin_users"]
 
-    # El gradebook, en Postgres (db_url de nbgrader), en el perfil del profesorado; los estudiantes, sin el formgrader.
-    perfiles = {p["display_name"]: p["kubespawner_override"]["environment"] for p in usuario["profileList"]}
-    assert perfiles["Profesorado"]["NBGRADER_DB_URL"].startswith("postgresql://")
-    assert perfiles["Estudiante"]["JUPYTER_CONFIG_PATH"]
+    # El gradebook, en Postgres (db_url de nbgrader), solo para el grupo del profesorado; los estudiantes, sin el
+    # formgrader (test_el_config_yaml_da_a_cada_grupo_lo_suyo lo aplica con JupyterHub de verdad).
+    por_grupo = {g: o["spawner_override"]["environment"] for o in c.KubeSpawner.group_overrides.values()
+                 for g in o["groups"]}
+    assert set(por_grupo) == set(GRUPOS.values()), por_grupo
+    assert por_grupo[GRUPOS["profesorado"]]["NBGRADER_DB_URL"].startswith("postgresql://")
+    assert por_grupo[GRUPOS["estudiantes"]]["JUPYTER_CONFIG_PATH"]
+    assert not any("NBGRADER_DB_URL" in e for g, e in por_grupo.items() if g != GRUPOS["profesorado"]), por_grupo
+
+
+# Con el JupyterHub del entorno del hub: el Spawner de verdad aplica los group_overrides del config.yaml a un
+# profesor y a un estudiante, y dice el entorno de cada uno.
+_APLICAR_GRUPOS = r"""
+import asyncio, json, sys, types
+from jupyterhub.spawner import Spawner
+from traitlets.config import Config
+c = Config()
+for nombre, codigo in json.load(sys.stdin).items():
+    exec(compile(codigo, nombre, "exec"), {"c": c})
+c.Spawner.group_overrides = c.KubeSpawner.group_overrides
+entornos = {}
+for grupo in sys.argv[1:]:
+    usuario = types.SimpleNamespace(name="alguien", groups=[types.SimpleNamespace(name=grupo)])
+    spawner = Spawner(config=c, user=usuario)
+    asyncio.run(spawner.apply_group_overrides())
+    entornos[grupo] = dict(spawner.environment)
+print(json.dumps(entornos))
+"""
+
+
+def test_el_config_yaml_da_a_cada_grupo_lo_suyo(hub):
+    config = _config_yaml()
+    hecho = subprocess.run([hub["hub"].python, "-c", _APLICAR_GRUPOS, *GRUPOS.values(), "otro-grupo"],
+                           input=json.dumps(config["hub"]["extraConfig"]), capture_output=True, text=True)
+    assert hecho.returncode == 0, hecho.stderr[-3000:]
+    entornos = json.loads(hecho.stdout.splitlines()[-1])
+    profesorado, estudiantes = entornos[GRUPOS["profesorado"]], entornos[GRUPOS["estudiantes"]]
+    assert profesorado["NBGRADER_DB_URL"].startswith("postgresql://") and "JUPYTER_CONFIG_PATH" not in profesorado
+    assert estudiantes["JUPYTER_CONFIG_PATH"] and "NBGRADER_DB_URL" not in estudiantes, estudiantes
+    assert "NBGRADER_DB_URL" not in entornos["otro-grupo"], entornos

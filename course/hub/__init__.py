@@ -154,12 +154,17 @@ def preparar_entorno(hub):
         hecho = subprocess.run([python, "-m", "venv", hub.entorno], capture_output=True, text=True)
     if hecho.returncode != 0:
         raise SystemExit(hecho.stdout + hecho.stderr + "\nNo se ha podido crear el entorno de Python del hub.")
+    instalar_paquete_de_estudiantes(hub, *_dependencias())
+    huella.write_text(receta)
+
+
+def instalar_paquete_de_estudiantes(hub, *otros):
+    """El paquete de los estudiantes (harness y la extensión del curso, sin `course`) en el entorno del hub."""
     with tempfile.TemporaryDirectory() as tmp:
         with zipfile.ZipFile(paquete.construir(destino=tmp)) as z:
             z.extractall(tmp)
         _orden([hub.python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                *_dependencias(), Path(tmp) / paquete.NOMBRE])
-    huella.write_text(receta)
+                *otros, Path(tmp) / paquete.NOMBRE])
 
 
 def preparar_proxy(hub):
@@ -340,12 +345,15 @@ def leer_roster(ruta):
     return filas
 
 
-def _como(usuario, orden, cwd, hub):
+def _como(usuario, orden, cwd, hub, comprobar=True):
     """Una orden de la preparación con el usuario del sistema `usuario` (sin nada de root), con el entorno del hub."""
     u = pwd.getpwnam(usuario)
     variables = {"HOME": u.pw_dir, "USER": usuario, "LOGNAME": usuario, "LANG": "C.UTF-8",
                  "PATH": f"{hub.entorno / 'bin'}:/usr/local/bin:/usr/bin:/bin"}
-    return _orden(orden, user=u.pw_uid, group=u.pw_gid, extra_groups=[], env=variables, cwd=cwd)
+    opciones = dict(user=u.pw_uid, group=u.pw_gid, extra_groups=[], env=variables, cwd=cwd)
+    if not comprobar:
+        return subprocess.run([str(a) for a in orden], capture_output=True, text=True, **opciones)
+    return _orden(orden, **opciones)
 
 
 def importar_roster(hub, profesor, filas):
@@ -392,6 +400,70 @@ def cerrar_copia(raiz=RAIZ):
     return True
 
 
+# Lo que mira, con el usuario de un estudiante, cada Python que puede usar: si encuentra el paquete `course`
+# (o una instalación de curso-harness, la de `pip install .`), dice dónde. Va con -I: sin la carpeta actual
+# ni variables de entorno, como arranca Python fuera de una carpeta del curso.
+_BUSCAR_EL_CURSO = """
+import importlib.util, importlib.metadata, json, os
+vistos = []
+try:
+    spec = importlib.util.find_spec("course")
+except Exception:
+    spec = None
+if spec is not None:
+    vistos.append(os.path.dirname(spec.origin or "") or str(list(spec.submodule_search_locations or [])))
+for d in importlib.metadata.distributions(name="curso-harness"):
+    vistos.append(str(d.locate_file("")))
+print(json.dumps(vistos))
+"""
+
+
+def pythons_de_un_estudiante(hub):
+    """Los Python que un estudiante puede ejecutar en su terminal del hub: el del entorno y los del sistema."""
+    vistos, pythons = set(), []
+    for python in (hub.python, PYTHON_DEL_SISTEMA, shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin")):
+        if python and os.path.exists(python) and os.path.abspath(python) not in vistos:
+            vistos.add(os.path.abspath(python))
+            pythons.append(str(python))
+    return pythons
+
+
+def el_curso_a_la_vista(hub, usuario):
+    """[(python, dónde)] de cada Python que `usuario` puede ejecutar y que le deja importar `course` o le enseña
+    una instalación de curso-harness: con ella, ese estudiante leería las pruebas ocultas, la clave del
+    cuestionario y la corrección."""
+    encontrados = []
+    for python in pythons_de_un_estudiante(hub):
+        hecho = _como(usuario, [python, "-I", "-c", _BUSCAR_EL_CURSO], "/", hub, comprobar=False)
+        try:
+            rutas = json.loads(hecho.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            continue
+        encontrados += [(python, r) for r in rutas]
+    return encontrados
+
+
+def esconder_el_curso(hub, usuario):
+    """Ningún Python que pueda usar un estudiante tiene el paquete `course`. Del entorno del hub (un `pip
+    install .` en él) se desinstala; de otro Python, no se toca lo que ha instalado el administrador: make hub
+    se para y dice cómo quitarlo."""
+    a_la_vista = el_curso_a_la_vista(hub, usuario)
+    if any(python == str(hub.python) for python, _ in a_la_vista):
+        avisar("  - El entorno del hub tenía instalado el paquete del curso (curso-harness): se desinstala, porque "
+               "cualquier estudiante podría leer las pruebas ocultas, la clave del cuestionario y la corrección.")
+        _orden([hub.python, "-m", "pip", "uninstall", "--yes", "--quiet", "curso-harness"])
+        for carpeta in hub.entorno.glob("lib/python3*/site-packages/course"):
+            shutil.rmtree(carpeta)
+        # Desinstalarlo se lleva también la extensión del curso, que los dos paquetes ponen en el mismo sitio.
+        instalar_paquete_de_estudiantes(hub, "--no-deps", "--force-reinstall")
+        a_la_vista = el_curso_a_la_vista(hub, usuario)
+    if a_la_vista:
+        donde = "\n".join(f"  {python}: {ruta}" for python, ruta in a_la_vista)
+        raise SystemExit("Un estudiante puede importar el paquete del curso (pruebas ocultas, clave del cuestionario, "
+                         f"corrección) con estos Python:\n{donde}\nQuítalo (por ejemplo, sudo {a_la_vista[0][0]} -m pip "
+                         "uninstall curso-harness) y vuelve a hacer make hub.")
+
+
 # --------------------------------------------------------------------------- preparar y arrancar
 
 def preparar(destino=DESTINO, profesor=PROFESOR, roster=ROSTER, casas=None):
@@ -429,6 +501,7 @@ def preparar(destino=DESTINO, profesor=PROFESOR, roster=ROSTER, casas=None):
         with os.fdopen(descriptor, "a", encoding="utf-8") as f:
             f.writelines(f"{nombre} {clave}\n" for nombre, clave in nuevas.items())
         claves.chmod(0o600)
+    esconder_el_curso(hub, estudiantes[0])
     copia_del_profesor(hub, profesor)
     importar_roster(hub, profesor, filas)
     preparar_intercambio(hub.intercambio, profesor)
