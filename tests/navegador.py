@@ -225,9 +225,10 @@ class Servidor:
 
 
 @contextlib.contextmanager
-def lab_de_una_orden(orden, cwd, env, nombre):
+def lab_de_una_orden(orden, cwd, env, nombre, resto=None):
     """Arranca una orden que abre JupyterLab y escribe su dirección (make lab, empezar.py) y espera a
-    que el servidor conteste. Da (salida hasta la dirección, base, ruta, token); al salir, Ctrl+C."""
+    que el servidor conteste. Da (salida hasta la dirección, base, ruta, token); al salir, Ctrl+C, y lo
+    que haya escrito después de la dirección se añade a la lista `resto`, si se da."""
     proceso = subprocess.Popen(orden, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
@@ -253,6 +254,8 @@ def lab_de_una_orden(orden, cwd, env, nombre):
             proceso.wait(timeout=PARADA_SERVIDOR + 5)
         except subprocess.TimeoutExpired:
             os.killpg(proceso.pid, signal.SIGKILL)
+        if resto is not None:
+            resto.append(proceso.stdout.read())
 
 
 def preparar_ajustes(privado, idioma="es_ES"):

@@ -110,8 +110,9 @@ def test_empezar_abre_el_jupyterlab_del_paquete_y_no_otro(preparado):
     import navegador as nv
 
     carpeta, _, antes, entorno, anotaciones = preparado
+    despues = []
     with nv.lab_de_una_orden([sys.executable, "empezar.py", "--no-browser"], carpeta, entorno,
-                             "empezar.py") as (salida, base, ruta, token):
+                             "empezar.py", despues) as (salida, base, ruta, token):
         assert "Abriendo la lección en JupyterLab" in salida and ESC not in salida, salida
         assert ruta == "/lab/tree/" + TAREA + "/" + CUADERNO
         # El servidor es el del entorno del paquete: la página dice de dónde sirve JupyterLab.
@@ -138,6 +139,9 @@ def test_empezar_abre_el_jupyterlab_del_paquete_y_no_otro(preparado):
             assert r.url.startswith(f"{base}{ruta}?file-browser-path=/"), r.url
     assert _huella(PROFESOR) == antes
     assert not anotaciones.exists(), anotaciones.read_text()
+    # En la terminal del estudiante, después de la dirección, ninguna línea informativa en inglés de JupyterLab
+    # («[I … LabApp] JupyterLab extension loaded from…»): solo avisos, si los hay.
+    assert not re.search(r"^\[I ", despues[0], re.M), despues[0]
 
 
 def test_con_un_python_antiguo_lo_dice_en_español_antes_de_instalar_nada():

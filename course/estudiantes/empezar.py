@@ -149,7 +149,8 @@ def abrir_lab(python, cuaderno, carpeta, extra=(), estudiante=True):
     orden = [str(python), "-m", "jupyterlab", f"--ServerApp.root_dir={carpeta}",
              f"--LabApp.default_url={ruta}?file-browser-path=/", f"--ServerApp.port={puerto}",
              "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-             "--ServerApp.log_level=WARN", "--LabApp.news_url=None", *espacios, *raiz, *extra]
+             "--ServerApp.log_level=WARN", "--LabApp.log_level=WARN", "--LabApp.news_url=None", *espacios, *raiz,
+             *extra]
     print(("Abriendo la lección en JupyterLab." if estudiante else "Abriendo JupyterLab con las herramientas del profesor.")
           + " Si el navegador no se abre solo, copia esta dirección:")
     print(f"    http://localhost:{puerto}{ruta}?token={token}")
