@@ -169,7 +169,7 @@ def test_la_configuracion_de_estudiante_apaga_lo_del_profesor_y_se_puede_repetir
         sys.path.remove(str(paquete.PROPIOS))
     carpeta = empezar.configuracion_de_estudiante(tmp_path)
     pagina = json.loads((carpeta / "labconfig" / "page_config.json").read_text())
-    assert pagina == {"disabledExtensions": {e: True for e in empezar.SOLO_PROFESOR}}
+    assert pagina == {"disabledExtensions": {e: True for e in empezar.SOLO_PROFESOR}, "cursoHarnessSinTareas": True}
     assert {"@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:formgrader"} <= set(empezar.SOLO_PROFESOR)
     assert "@jupyter/nbgrader:validate-assignment" not in empezar.SOLO_PROFESOR  # el botón Validar, sí
     servidor, = (carpeta / "jupyter_server_config.d").glob("*.json")

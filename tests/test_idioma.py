@@ -160,6 +160,8 @@ def test_make_lab_es_el_jupyterlab_de_un_estudiante(make_lab, navegador):
             urllib.request.urlopen(f"{base}{ruta}?token={token}", timeout=10)
         assert error.value.code == 404, ruta
     pagina = navegador.new_page(viewport={"width": 1400, "height": 900})
+    preguntas = []  # lo que pide la página al servidor de nbgrader: en el JupyterLab del estudiante, nada
+    pagina.on("request", lambda p: preguntas.append(p.url) if re.search(r"/(courses|formgrader)\b", p.url) else None)
     try:
         pagina.goto(make_lab)
         pagina.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=ESPERA * 1000)
@@ -170,6 +172,8 @@ def test_make_lab_es_el_jupyterlab_de_un_estudiante(make_lab, navegador):
         laterales = pagina.locator(".jp-SideBar .lm-TabBar-tab").evaluate_all("ts => ts.map(t => t.dataset.id)")
         assert "nbgrader-create_assignemnt" not in laterales, laterales
         assert not pagina.locator("#curso-harness-menu, .lm-MenuBar-itemLabel:text-is('Curso')").count()
+        # Ni pregunta por las tareas o el formgrader: cada 404 saldría, en inglés, en la terminal del estudiante.
+        assert preguntas == [], preguntas
     finally:
         pagina.close()
 
@@ -206,6 +210,8 @@ def test_make_lab_muestra_menus_y_estados_en_espanol(make_lab, navegador):
     ingles = de_jupyterlab() | de_nbgrader(sys.prefix)
     vistas = {}
     pagina = navegador.new_page(viewport={"width": 1400, "height": 900})
+    preguntas = []  # lo que pide la página al servidor de nbgrader: en el JupyterLab del estudiante, nada
+    pagina.on("request", lambda p: preguntas.append(p.url) if re.search(r"/(courses|formgrader)\b", p.url) else None)
     try:
         pagina.goto(make_lab)
         pagina.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=ESPERA * 1000)

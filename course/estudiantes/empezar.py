@@ -23,6 +23,7 @@ SOLO_PROFESOR = ["@jupyter/nbgrader:create-assignment", "@jupyter/nbgrader:menu"
                  "@jupyter/nbgrader:course-list", "@jupyter/nbgrader:assignment-list"]
 SERVIDOR_PROFESOR = ["nbgrader.server_extensions.formgrader", "nbgrader.server_extensions.course_list",
                      "nbgrader.server_extensions.assignment_list"]
+SIN_TAREAS = "cursoHarnessSinTareas"  # la opción de la página que lee course/extension/index.js
 
 
 # Los ajustes de JupyterLab de todos los entornos del curso: este, el de `make lab` y `make install`
@@ -112,7 +113,10 @@ def configuracion_de_estudiante(prefijo):
     que este guion en el suyo, y un `jupyter lab` a secas sigue siendo el del profesor."""
     carpeta = Path(prefijo) / "etc" / "jupyter-estudiante"
     ficheros = {
-        carpeta / "labconfig" / "page_config.json": {"disabledExtensions": dict.fromkeys(SOLO_PROFESOR, True)},
+        # SIN_TAREAS le dice a la extensión del curso que aquí no están ni las tareas ni el formgrader: así no
+        # pregunta por ellos, y la terminal del estudiante no se llena de 404 en inglés.
+        carpeta / "labconfig" / "page_config.json": {"disabledExtensions": dict.fromkeys(SOLO_PROFESOR, True),
+                                                     SIN_TAREAS: True},
         carpeta / "jupyter_server_config.d" / "curso-harness-estudiante.json":
             {"ServerApp": {"jpserver_extensions": dict.fromkeys(SERVIDOR_PROFESOR, False)}},
     }

@@ -505,8 +505,12 @@ const tareasPlugin = {
       }
     });
 
-    // Qué hay en este servidor: la lista de tareas (assignment_list) y el formgrader, solo del profesor.
-    void Promise.all([hay('courses'), hay('formgrader/api/status'), app.restored]).then(([t, f]) => {
+    // Qué hay en este servidor: la lista de tareas (assignment_list) y el formgrader, solo del profesor. El
+    // JupyterLab del estudiante en su ordenador (make lab, empezar.py) no tiene ninguno de los dos, y su
+    // configuración lo dice (cursoHarnessSinTareas): ni se pregunta, que cada 404 sale en su terminal.
+    const sinTareas = PageConfig.getOption('cursoHarnessSinTareas') === 'true';
+    const preguntas = sinTareas ? [false, false] : [hay('courses'), hay('formgrader/api/status')];
+    void Promise.all([...preguntas, app.restored]).then(([t, f]) => {
       tareas = t;
       profesor = f;
       for (const barra of app.shell.widgets('right')) {
