@@ -1,7 +1,9 @@
 """Los ejercicios de la lección y las pruebas visibles del desafío: lo que dicen, que no paran el cuaderno
 cuando no deben y que, cuando paran, lo cuentan sin traza (en un núcleo de verdad)."""
 
+import contextlib
 import gc
+import io
 
 import nbformat
 import pytest
@@ -263,6 +265,37 @@ def test_lo_que_se_escapa_de_ejecutar_dice_que_con_que_llamada_y_en_que_linea():
 
     with pytest.raises(Escapada, match="tu ejecutar aún está sin escribir: con la llamada t1"):
         en_prueba(sin_escribir)(llamada("t1", "leer", ruta="lista.txt"), dict(ENTORNO))
+
+
+def _repite_sin_fin(llamada, entorno):
+    """Un ejecutar que repite la llamada que falla hasta que salga bien (nunca, si la herramienta lanza)."""
+    while True:
+        try:
+            return resultado(llamada["id"], FUNCIONES[llamada["name"]](entorno, **llamada["input"]))
+        except Exception:
+            pass
+
+
+def test_en_el_navegador_sin_alarmas_una_llamada_que_no_acaba_tambien_se_corta(monkeypatch):
+    """Pyodide no tiene alarmas (ni SIGALRM ni setitimer): el tope mira el reloj en cada línea, y en revisar y en
+    las pruebas visibles un ejecutar que repite sin fin se corta igual, con el mismo mensaje (issue 36)."""
+    import signal
+    import sys
+
+    from harness.aula.ejercicios import NoTermina
+    from harness.revision import revisar
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    for falta in ("setitimer", "SIGALRM"):
+        monkeypatch.delattr(signal, falta, raising=False)
+    with pytest.raises(NoTermina, match="tu ejecutar no ha terminado en 1 segundo con la llamada t2"):
+        en_prueba(_repite_sin_fin)(llamada("t2", "leer", ruta="recetas/salmorejo.txt"), dict(ENTORNO))
+    assert sys.gettrace() is None  # el trazador se quita al salir
+    assert en_prueba(ejecutar_correcto)(llamada("t3", "leer", ruta="lista.txt"), dict(ENTORNO)) == \
+        resultado("t3", ENTORNO["lista.txt"])
+    salida = io.StringIO()
+    with contextlib.redirect_stdout(salida):
+        revisar(_repite_sin_fin)
+    assert "no ha terminado en 1 segundo" in salida.getvalue(), salida.getvalue()
 
 
 @pytest.mark.usefixtures("procesos")

@@ -174,6 +174,13 @@ def test_la_leccion_sin_instalar_nada_en_espanol_y_sin_red(pagina, sitio, tmp_pa
     tn.comprobar_muerte_en_el_turno_2(pagina, RAIZ, RELEASE)
     tn.hacer_una_prediccion(pagina, RAIZ, RELEASE, lambda: esperar_que_termine(pagina))
 
+    # Con una respuesta que repite sin fin la llamada que falla, Run All acaba también aquí, sin alarmas: el tope
+    # de cada llamada mira el reloj (issue 36).
+    escribir_respuestas(pagina, {"ejecutar": tn.REINTENTA})
+    nv.ejecutar_orden_del_menu(pagina, "runmenu:run-all")
+    esperar_que_termine(pagina)
+    tn.lo_que_dice_una_respuesta_que_no_acaba(pagina, RAIZ, RELEASE)
+
     # Con las respuestas y el reto escritos: Run All llega al final (las pruebas visibles pasan).
     escribir_respuestas(pagina, tn.respuestas_correctas(RAIZ, ids=tn.las_que_hay(RAIZ, RELEASE, tn.RESPUESTAS)))
     nv.ejecutar_orden_del_menu(pagina, "runmenu:run-all")

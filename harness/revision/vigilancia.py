@@ -16,6 +16,8 @@ import io
 import linecache
 import os
 import signal
+import sys
+import time
 import traceback
 from collections.abc import MutableMapping
 
@@ -266,7 +268,12 @@ def sin_terminar(ll, entorno, segundos):
 
 @contextlib.contextmanager
 def tope(segundos):
-    """Lo de dentro, con una alarma que lanza Agotado a los `segundos` (sin alarmas, como en el navegador, sin tope)."""
+    """Lo de dentro, con una alarma que lanza Agotado a los `segundos`. En el navegador (Pyodide), que no tiene
+    alarmas, mira el reloj en cada línea que se ejecuta (_tope_sin_alarmas); en otro hilo, sin tope."""
+    if sys.platform == "emscripten":
+        with _tope_sin_alarmas(segundos):
+            yield
+        return
     aplazadas = 0
 
     def _alarma(signum, frame):
@@ -289,6 +296,24 @@ def tope(segundos):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, anterior)
+
+
+@contextlib.contextmanager
+def _tope_sin_alarmas(segundos):
+    """Lo de dentro, con un trazador (sys.settrace) que mira el reloj en cada línea de las funciones que llama y
+    lanza Agotado al pasar los `segundos`: sin él, un `ejecutar` que repite sin fin colgaría el núcleo del navegador."""
+    limite = time.monotonic() + segundos
+
+    def _traza(marco, evento, arg):
+        if time.monotonic() > limite:
+            raise Agotado()
+        return _traza
+    anterior = sys.gettrace()
+    sys.settrace(_traza)
+    try:
+        yield
+    finally:
+        sys.settrace(anterior)
 
 
 def _en_un_aviso_del_recolector(marco):
