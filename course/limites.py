@@ -71,7 +71,10 @@ RAZON_DE_COMPRESION = 100       # descomprimido / comprimido de lo que subió, p
 SALIDA_POR_CELDA = 100_000      # caracteres de salida que se guardan de una celda
 SALIDA_POR_CUADERNO = 4 * MIB   # caracteres que se guardan de todo el cuaderno, con cada actualización
                                 # de un display (update_display) contada en cada sitio donde se ve
-MENSAJE_DEL_NUCLEO = 16 * MIB   # bytes de un solo mensaje del núcleo; uno mayor se descarta sin leerlo
+MENSAJE_DEL_NUCLEO = 16 * MIB   # bytes de cada parte de un mensaje del núcleo; con una mayor, zmq corta la conexión
+MEMORIA_DE_LOS_MENSAJES = 256 * MIB  # lo que puede crecer el proceso que corrige mientras vive un núcleo (zmq recibe
+                                     # cada mensaje entero, con todas sus partes); pasado, se mata el núcleo. Un
+                                     # cuaderno honesto hace crecer unos pocos MB (sus salidas tienen su tope)
 NIVELES_AL_CONTAR = 20          # niveles de un mensaje del núcleo que se recorren al contar lo que ocupa
 FICHEROS_DE_LA_TAREA = 100      # ficheros de la carpeta de la tarea que ve, de solo lectura, el núcleo enjaulado
 TEXTO_DEL_CORRECTOR = 20_000    # caracteres de cada texto que escribe el corrector de confianza en una celda (su veredicto,

@@ -470,6 +470,18 @@ def test_las_trampas_no_dejan_nada_fuera_de_su_jaula(corregido):
     assert not list(Path(sys.prefix).rglob("zz_trampa.pth"))
 
 
+def test_lo_que_escribe_una_entrega_no_llega_a_la_terminal_ni_al_registro(corregido):
+    # Lo escrito en los descriptores 1 y 2 del núcleo (que ipykernel copia en los de antes, los de nbgrader) ha
+    # llegado al cuaderno corregido, como salida de la celda; a lo que lee el profesor, nada.
+    marca = "TRAMPA-EN-LA-TERMINAL"
+    cuaderno = (corregido["curso"] / "autograded" / "trampa_escribe_en_la_terminal" / TAREA / CUADERNO).read_text()
+    assert marca in cuaderno
+    procesos = (corregido["curso"] / "exports" / "procesos.txt").read_text(encoding="utf-8", errors="replace")
+    for donde, texto in [("exports/procesos.txt", procesos), ("la salida de make grade", corregido["medido"]["salida"]),
+                         ("exports/registro.txt", corregido["medido"]["registro"])]:
+        assert marca not in texto and "\x1b]0;" not in texto, donde
+
+
 # Validate y autograde
 
 HONESTAS_PARA_VALIDAR = ["correcto_try_except", "correcto_cadena_if", "correcto_clase", "correcto_repr",

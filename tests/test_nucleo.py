@@ -80,8 +80,20 @@ _intenta("shm", lambda: _ficheros("/dev/shm", 1))
 _intenta("hilos", _hilos)
 parar.set()
 print("ACAPARADORA", json.dumps(hecho))""")
+# Manda por el canal de las salidas (iopub) un solo mensaje de muchas partes, cada una por debajo del tope de una
+# parte (MENSAJE_DEL_NUCLEO): zmq lo recibe entero, en la memoria de nbgrader, antes de dárselo a nbclient. Es la
+# misma parte repetida (ipykernel no la copia), así que al núcleo no le cuesta nada: sin vigía, nbgrader crecía
+# lo que mandase (con 40 partes de 15 MB, hasta 722 MB).
+PARTE = limites.MENSAJE_DEL_NUCLEO - limites.MIB
+PARTES = 4 * limites.MEMORIA_DE_LOS_MENSAJES // PARTE + 1
+MIL_PARTES = _solo_en_el_nucleo("""# Para probar: un mensaje de muchas partes grandes.
+import time
+k = get_ipython().kernel
+parte = b"p" * %d
+k.session.send(k.iopub_socket, "stream", {"name": "stdout", "text": "partes"}, buffers=[parte] * %d)
+time.sleep(0.5)""" % (PARTE, PARTES))
 AÑADIDO_A_LA_RESPUESTA = {"honesta": "", "bucle": BUCLE, "sin_interrupcion": SIN_INTERRUPCION,
-                          "dormilona": DORMILONA, "acaparadora": ACAPARADORA}
+                          "dormilona": DORMILONA, "acaparadora": ACAPARADORA, "mil_partes": MIL_PARTES}
 # Celdas de la lección (sin marcas de nbgrader) que el curso temporal pone tras la respuesta `ejecutar`:
 # rápidas en las demás entregas, de SUEÑO segundos cada una en la dormilona, y sin sitio todas en el cuaderno.
 CELDA_DE_LA_LECCION = "# Una celda más de la lección.\nNone\n"
@@ -119,7 +131,9 @@ def _procesos_con(texto):
 def corregido(procesos, tmp_path_factory):
     curso = copiar_curso(tmp_path_factory.mktemp("curso"))
     with open(curso / "nbgrader_config.py", "a") as f:
-        f.write('\nc.EjecutarEnJaula.extra_arguments = ["--debug"]  # el núcleo anota cada mensaje que recibe\n')
+        f.write('\nc.EjecutarEnJaula.extra_arguments = ["--debug"]  # el núcleo anota cada mensaje que recibe\n'
+                # en su stderr, que al corregir va a /dev/null: aquí, al de nbgrader, para leerlo
+                'c.NucleoEnJaula.ver_su_salida = True\n')
     # Con el cuestionario calificado, para que también estén las celdas pregunta-* del corrector.
     modo_del_cuestionario(curso, "calificado")
     buenas = soluciones(nbformat.read(RAIZ / "source" / TAREA / CUADERNO, as_version=4))
@@ -134,11 +148,18 @@ def corregido(procesos, tmp_path_factory):
     # otras correcciones de la máquina tengan las suyas.
     temporal = tempfile.mkdtemp(prefix="nucleos-")
     entorno = dict(os.environ, TMPDIR=temporal, PATH=os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]]))
+    # La memoria residente máxima de nbgrader autograde, medida desde fuera (getrusage al salir de su proceso).
+    medida = curso / "memoria.json"
+    medir = ("import atexit, json, resource\n"
+             "atexit.register(lambda: json.dump(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, open(%r, 'w')))\n"
+             "from nbgrader.apps.nbgraderapp import main\n"
+             "main()\n" % str(medida))
     try:
         pasos = {}
         for orden in (["generate_assignment", TAREA, "--force"], ["autograde", TAREA, "--force"],
                       ["generate_feedback", TAREA, "--force"]):
-            pasos[orden[0]] = subprocess.run([sys.executable, "-m", "nbgrader", *orden], cwd=curso, env=entorno,
+            nbgrader = ["-c", medir] if orden[0] == "autograde" else ["-m", "nbgrader"]
+            pasos[orden[0]] = subprocess.run([sys.executable, *nbgrader, *orden], cwd=curso, env=entorno,
                                              capture_output=True, text=True, timeout=900)
             assert pasos[orden[0]].returncode == 0, pasos[orden[0]].stderr[-5000:]
             if orden[0] == "generate_assignment":
@@ -157,7 +178,8 @@ def corregido(procesos, tmp_path_factory):
     retro = {e: (curso / "feedback" / e / TAREA / CUADERNO.replace(".ipynb", ".html")).read_text(encoding="utf-8")
              for e in AÑADIDO_A_LA_RESPUESTA}
     return {"registro": pasos["autograde"].stderr, "restos": restos, "procesos": procesos, "notas": notas,
-            "maximo": maximo, "autograded": autograded, "retro": retro}
+            "maximo": maximo, "autograded": autograded, "retro": retro,
+            "memoria": json.loads(medida.read_text())}
 
 
 def buenas_mas(añadido):
@@ -313,3 +335,19 @@ def test_un_nucleo_que_intenta_llenarlo_todo_se_queda_en_sus_topes(corregido):
     assert hecho == {"carpeta": "OSError", "tmp": "OSError", "conexion": "OSError", "shm": "FileNotFoundError",
                      "hilos": "RuntimeError"}, salida
     assert corregido["notas"]["acaparadora"] == corregido["notas"]["honesta"] == corregido["maximo"]
+
+
+# 5. Lo que manda el núcleo no hace crecer sin fin la memoria de quien corrige.
+
+def test_un_mensaje_de_mil_partes_no_llena_la_memoria_de_nbgrader(corregido):
+    """El tope de zmq es por parte; un vigía mira cuánto crece nbgrader mientras vive el núcleo y lo para.
+    Sin él, nbgrader llegaba a PARTES × PARTE (más de 1 GB); con él, a lo que pesa (unos 200 MB) y el tope."""
+    assert PARTES * PARTE > 4 * limites.MEMORIA_DE_LOS_MENSAJES
+    assert corregido["memoria"] < limites.MEMORIA_DE_LOS_MENSAJES + 512 * limites.MIB, (
+        "nbgrader ha llegado a %d MB" % (corregido["memoria"] // limites.MIB))
+    # La entrega dice por qué se ha parado su núcleo; su respuesta es buena y la nota la pone el corrector.
+    nb = corregido["autograded"]["mil_partes"]
+    textos = "".join(o.get("text", "") + o.get("evalue", "") for c in nb.cells if c.cell_type == "code"
+                     for o in c.outputs)
+    assert "ha mandado mensajes que ocupaban más de %d MB" % (limites.MEMORIA_DE_LOS_MENSAJES // limites.MIB) in textos
+    assert corregido["notas"]["mil_partes"] == corregido["notas"]["honesta"] == corregido["maximo"]

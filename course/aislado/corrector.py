@@ -16,6 +16,7 @@ import io
 import os
 import re
 import tempfile
+import threading
 import time
 
 import zmq
@@ -25,6 +26,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbconvert.filters.markdown_mistune import markdown2html_mistune
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
+from traitlets import Bool
 
 from course import calificacion, cuestionario, limites
 from course.calificacion import Suspenso
@@ -41,7 +43,15 @@ class NucleoEnJaula(AsyncKernelManager):
     escribir nada en el disco del profesor. nbgrader llega a ellos por /proc/<pid>/root, la raíz de la
     jaula vista desde fuera. Se interrumpe con un mensaje (`interrupt_request`), no con una señal: la
     señal le llegaría a bubblewrap, que moriría con el núcleo dentro.
+
+    Lo que corre en la jaula no escribe en la terminal ni en el registro de quien corrige: su entrada y sus
+    salidas son /dev/null (`Jaula(callada=True)`). Mientras vive, un vigía (`_Vigia`) mira cuánto crece la
+    memoria de este proceso con sus mensajes, y lo mata si pasa de limites.MEMORIA_DE_LOS_MENSAJES.
     """
+
+    ver_su_salida = Bool(False, config=True, help=(
+        "Solo para depurar el núcleo (tests/test_nucleo.py, con su --debug): su stdout y su stderr van a los de "
+        "nbgrader. Escribe allí lo que quiera la entrega: nunca para corregir una clase."))
 
     creadas = []  # los núcleos de este proceso cuya carpeta privada y cuyo grupo de control aún no se han deshecho
     SOCKETS = "/tmp/nucleo"  # los sockets, dentro de la jaula: /tmp/nucleo-1, /tmp/nucleo-2...
@@ -55,6 +65,7 @@ class NucleoEnJaula(AsyncKernelManager):
         self.connection_file = os.path.join(self._privada, "conexion.json")
         self.ip = self.SOCKETS
         self._carpeta = None  # la del cuaderno, que nbclient pasa a start_kernel como cwd
+        self.vigia = None     # el que mira la memoria de este proceso mientras el núcleo vive
         # Un mensaje del núcleo más grande que esto ni se lee: zmq corta la conexión y nbclient sigue.
         self.context.setsockopt(zmq.MAXMSGSIZE, limites.MENSAJE_DEL_NUCLEO)
 
@@ -67,6 +78,7 @@ class NucleoEnJaula(AsyncKernelManager):
         # Lanzado el núcleo y antes de conectarse a él (jupyter_client abre aquí su canal de control, el de
         # las interrupciones): la misma ruta vista desde fuera, por la raíz del núcleo, ya en la jaula.
         self.ip = "/proc/%d/root%s" % (_dentro_de_la_jaula(self.provisioner.process.pid), self.SOCKETS)
+        self.vigia = _Vigia(self.provisioner.process)
         return await super()._async_post_start_kernel(**kw)
 
     def format_kernel_cmd(self, extra_arguments=None):
@@ -81,11 +93,13 @@ class NucleoEnJaula(AsyncKernelManager):
         if self._jaula is not None:
             self._jaula.cerrar()
         self._jaula = jaula.Jaula(legibles=[self.connection_file, *_ficheros_de_la_tarea(carpeta)],
-                                  carpeta=carpeta, en_memoria=[carpeta])
+                                  carpeta=carpeta, en_memoria=[carpeta], callada=not self.ver_su_salida)
         return self._jaula.orden(super().format_kernel_cmd(extra_arguments))
 
     def deshacer(self):
         """Borra la carpeta privada y el grupo de control de la jaula (el núcleo ya no está)."""
+        if self.vigia is not None:
+            self.vigia.parar()
         if self._jaula is not None:
             self._jaula.cerrar()
         jaula.borrar(self._privada)
@@ -98,6 +112,41 @@ class NucleoEnJaula(AsyncKernelManager):
             # mismo, ya dentro de la jaula: la celda recibe KeyboardInterrupt y el núcleo sigue vivo.
             spec.interrupt_mode = "message"
         return spec
+
+
+def _residente():
+    """La memoria residente de este proceso, en bytes (de /proc/self/statm)."""
+    with open("/proc/self/statm", "rb") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+class _Vigia(threading.Thread):
+    """Mientras vive un núcleo, la memoria de este proceso: si crece más de limites.MEMORIA_DE_LOS_MENSAJES
+    desde que arrancó, se mata la jaula y se apunta por qué en `motivo`.
+
+    zmq recibe cada mensaje entero, con todas sus partes, antes de dárselo a nbclient, y su tope
+    (MENSAJE_DEL_NUCLEO) es por parte: un núcleo que mandaba un mensaje de 40 partes de 15 MB, todas la misma
+    en su memoria, hacía crecer 600 MB al proceso que corrige, y con más partes lo que quisiera. Muerta la
+    jaula, zmq tira lo que tenía a medias y nbclient sigue con un núcleo muerto.
+    """
+
+    def __init__(self, proceso):
+        super().__init__(name="vigia-del-nucleo", daemon=True)
+        self.proceso, self.motivo, self._parar = proceso, None, threading.Event()
+        self.base = _residente()
+        self.start()
+
+    def run(self):
+        while not self._parar.wait(0.01):
+            if _residente() - self.base > limites.MEMORIA_DE_LOS_MENSAJES:
+                self.motivo = ("el núcleo ha mandado mensajes que ocupaban más de %d MB en la memoria de quien corrige, "
+                               "y se ha parado" % (limites.MEMORIA_DE_LOS_MENSAJES // limites.MIB))
+                with contextlib.suppress(OSError):
+                    self.proceso.kill()  # bubblewrap: con él muere todo lo de la jaula
+                return
+
+    def parar(self):
+        self._parar.set()
 
 
 def _dentro_de_la_jaula(pid):
@@ -248,6 +297,8 @@ class EjecutarEnJaula(Execute):
         except (DeadKernelError, CellTimeoutError, RuntimeError) as e:
             motivo = ("el núcleo de Python ha muerto mientras ejecutaba el cuaderno (¿demasiada memoria, "
                       "os._exit?)" if isinstance(e, DeadKernelError) else "el núcleo de Python no contesta")
+            # Si lo ha parado su vigía, se dice por qué (los mensajes que mandaba), no que ha muerto sin más.
+            motivo = next((n.vigia.motivo for n in NucleoEnJaula.creadas if n.vigia and n.vigia.motivo), motivo)
             self.log.warning("%s: %s", motivo, e)
             for celda in nb.cells:
                 if celda.cell_type == "code" and not celda.get("outputs") and celda.get("execution_count") is None:

@@ -289,11 +289,16 @@ class Jaula:
     `en_memoria`: carpetas de la jaula que se le dan vacías y escribibles, en un tmpfs con tope de bytes
     y de ficheros: lo que escriba allí no toca el disco y se va con la jaula. /tmp es siempre una.
     `carpeta`: donde arranca.
+    `callada`: lo que corre dentro no hereda la entrada ni las salidas (0, 1 y 2) de quien la arranca, sino
+    /dev/null. Las del núcleo del cuaderno son las de nbgrader (la terminal del profesor, exports/procesos.txt):
+    una entrega escribía allí lo que quería, caracteres de control incluidos. bubblewrap y los montajes de la
+    jaula, que no son de la entrega, siguen escribiendo sus errores donde siempre.
     """
 
-    def __init__(self, legibles=(), carpeta=None, en_memoria=()):
+    def __init__(self, legibles=(), carpeta=None, en_memoria=(), callada=False):
         self.legibles, self.carpeta = list(legibles), carpeta
         self.en_memoria = [str(c) for c in en_memoria]
+        self.callada = callada
         self.grupo = Grupo.nuevo()
 
     def orden(self, argv):
@@ -344,7 +349,8 @@ class Jaula:
             o += ["--chdir", str(self.carpeta)]
         o += ["--remount-ro", "/"]
         # Dentro, el tope de tareas: cuenta las de esta jaula (su espacio de usuarios), no las del profesor.
-        o += ["--", "prlimit", "--nproc=%d" % limites.TAREAS, "--"] + list(argv)
+        o += ["--"] + (["sh", "-c", 'exec "$@" </dev/null >/dev/null 2>&1', "callada"] if self.callada else [])
+        o += ["prlimit", "--nproc=%d" % limites.TAREAS, "--"] + list(argv)
         # Los topes de cada proceso los pone prlimit antes de entrar: valen para todo lo que arranque la
         # jaula, y no hace falta preexec_fn, que no es seguro en un proceso con hilos (el servidor de Jupyter).
         prlimit = ["prlimit", "--as=%d" % limites.MEMORIA,
