@@ -2,9 +2,12 @@
 
 import json
 import os
+import tempfile
 
-from course import CUADERNO, RAIZ, TAREA, limites
-from course.aislado.entrada import elegir_respuesta, leer_cuaderno, normalizar
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from course import CUADERNO, NO_CORREGIDO, RAIZ, TAREA, limites
+from course.aislado.entrada import elegir_respuesta, leer_cuaderno, motivo_sin_corregir, normalizar
 
 RELEASE = json.loads((RAIZ / "release" / TAREA / CUADERNO).read_text(encoding="utf-8"))
 
@@ -53,3 +56,32 @@ def test_una_respuesta_demasiado_grande_no_cuenta():
     celdas = _celdas(("code", "x = 1\n#" + "x" * limites.CODIGO_RESPUESTA, "ejecutar"))
     fuente, avisos = elegir_respuesta(celdas, "ejecutar", "stub")
     assert fuente is None and "ocupa más de" in avisos[0]
+
+
+# Un nombre de fichero cualquiera de Linux: bytes sin «/» ni el nulo, con caracteres de control, bytes que no son
+# UTF-8 y letras de cualquier escritura.
+_NOMBRES = st.one_of(st.binary(min_size=1, max_size=40),
+                     st.text(min_size=1, max_size=40).map(lambda t: t.encode("utf-8", "surrogatepass"))
+                     ).map(lambda b: b.replace(b"/", b"").replace(b"\0", b"")[:255]).filter(lambda b: b not in (b"", b".", b".."))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nombres=st.lists(_NOMBRES, min_size=1, max_size=6, unique=True), nota=st.one_of(st.none(), st.binary(max_size=300)))
+def test_el_motivo_de_no_corregir_no_lleva_nada_de_la_entrega_sin_escapar(nombres, nota):
+    """El motivo de una carpeta sin cuaderno sale en la terminal de make grade: con los nombres de sus ficheros (o
+    el texto de su no-corregido.txt) tal cual, un nombre con «\\x1b[2J» o un salto de línea borraba la pantalla o
+    fabricaba una línea, y uno que no es UTF-8 podía parar make grade (con una configuración regional UTF-8,
+    Python escribe en la terminal en modo estricto: UnicodeEncodeError)."""
+    with tempfile.TemporaryDirectory() as temporal:
+        carpeta = os.path.join(temporal, TAREA)
+        os.mkdir(carpeta)
+        for nombre in nombres:
+            if nombre != os.fsencode(CUADERNO):
+                open(os.path.join(os.fsencode(carpeta), nombre), "wb").close()
+        if nota is not None:
+            with open(os.path.join(carpeta, NO_CORREGIDO), "wb") as f:
+                f.write(nota)
+        motivo = motivo_sin_corregir(carpeta)
+    assert motivo and all(c.isprintable() for c in motivo), repr(motivo)
+    motivo.encode("utf-8")  # sin sustitutos (bytes que no son texto): se puede escribir en cualquier terminal
+    assert len(motivo) <= limites.NOTA_SIN_CORREGIR + 500

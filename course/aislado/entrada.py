@@ -40,6 +40,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from course import NO_CORREGIDO, cuaderno, limites
 from course.cuestionario import registro, registros_de_la_celda
+from course.recoleccion import mostrar
 
 AVISOS = "curso_avisos"  # clave de los metadatos del cuaderno con lo que se ha notado al leerlo
 CUESTIONARIO = "curso_cuestionario"  # y con lo que han guardado los widgets del cuestionario formativo
@@ -267,16 +268,20 @@ def motivo_sin_corregir(carpeta):
     Lo dice el `no-corregido.txt` que deja la recogida del LMS (course/recoleccion.py), o se ve aquí:
     no está el cuaderno de la tarea, o no se puede leer como cuaderno (con los topes de `leer_cuaderno`).
     """
+    # El motivo va a la terminal del profesor (make grade), al CSV y al informe: lo que viene de la entrega (el
+    # texto de la nota, los nombres de sus ficheros) va sin caracteres de control ni bytes que no son texto.
     nota = os.path.join(carpeta, NO_CORREGIDO)
     if os.path.lexists(nota):
         datos, problema = leer_acotado(nota, limites.NOTA_SIN_CORREGIR)
         texto = datos[:limites.NOTA_SIN_CORREGIR].decode("utf-8", "replace") if datos else ""
-        return problema or " ".join(texto.split()) or "la recogida no encontró un cuaderno"
+        return problema or mostrar(" ".join(texto.split()), limites.NOTA_SIN_CORREGIR) or \
+            "la recogida no encontró un cuaderno"
     nombre = cuaderno(os.path.basename(os.path.normpath(carpeta)))  # la carpeta se llama como su tarea
     ruta = os.path.join(carpeta, nombre)
     if not os.path.lexists(ruta):
         otros = sorted(n for n in os.listdir(carpeta) if n not in SELLOS)[:5]
-        return "no hay %s en la carpeta de la entrega%s" % (nombre, " (hay: %s)" % ", ".join(otros) if otros else "")
+        return "no hay %s en la carpeta de la entrega%s" % (
+            nombre, " (hay: %s)" % ", ".join("«%s»" % mostrar(n, 60) for n in otros) if otros else "")
     datos, problema = leer_cuaderno(ruta)
     if problema is None and not (isinstance(datos, dict) and isinstance(datos.get("cells"), list)):
         problema = "el fichero entregado no tiene las celdas de un cuaderno"
