@@ -71,9 +71,14 @@ def test_un_objeto_igual_a_todo_llega_opaco_y_no_es_igual_a_nada():
 
 
 def test_la_jaula_no_ve_el_curso_ni_tiene_red():
+    # El intercambio de nbgrader del entorno (course/entorno.py lo pone en share/nbgrader), con las entregas de
+    # todos en inbound/: se ve la carpeta, vacía.
+    intercambio = Path(sys.prefix, "share", "nbgrader")
+    intercambio.joinpath("intercambio").mkdir(parents=True, exist_ok=True)
     codigo = f'''
 import os, socket
 vistos = [p for p in ({str(RAIZ / "source")!r}, {str(RAIZ / "course")!r}, {str(RAIZ / "nbgrader_config.py")!r}) if os.path.exists(p)]
+vistos += os.listdir({str(intercambio)!r})
 try:
     socket.create_connection(("127.0.0.1", 22), timeout=1)
     red = "hay red"

@@ -71,6 +71,7 @@ def ocultos():
     el corrector) y sus metadatos están en el site-packages del entorno, que la jaula ve entero; y
     puede haber esa copia aunque la corrección use la de la carpeta del curso. Se tapan todas:
     la del paquete que se está usando, y el `course` y los metadatos de cada instalación de curso-harness.
+    También el intercambio de nbgrader del entorno (share/nbgrader), con las entregas de los demás.
     """
     raices = [os.path.realpath(r) for r in _sistema()]
     candidatas = set()
@@ -82,6 +83,10 @@ def ocultos():
                 primera = fichero.parts[0] if fichero.parts else ""
                 if primera == "course" or primera.endswith(".dist-info"):
                     candidatas.add(Path(distribucion.locate_file(primera)).resolve())
+    # El intercambio de nbgrader que prepara el curso en el entorno (course/entorno.py): con él en la jaula, una
+    # entrega leía las de los demás en inbound/ y su retroalimentación en feedback/.
+    for prefijo in {sys.prefix, sys.base_prefix}:
+        candidatas.add(Path(prefijo, "share", "nbgrader").resolve())
     harness_ = str(Path(harness.__file__).resolve().parent)
     return tuple(sorted(str(c) for c in candidatas
                   if c.is_dir() and str(c) != harness_ and _dentro(str(c), raices)))
