@@ -411,6 +411,11 @@ def comprobar_que_no_se_cuelga(pagina, servidor, curso, ruta):
     queda libre): revisar corta cada comprobación en su segundo y lo dice, y la prueba visible del salmorejo se
     para con un mensaje corto en español, sin traza; ahí se detiene Run All, como con cualquier prueba que falla."""
     ejecutar_todo(pagina, servidor, ruta)
+    lo_que_dice_una_respuesta_que_no_acaba(pagina, curso, ruta)
+
+
+def lo_que_dice_una_respuesta_que_no_acaba(pagina, curso, ruta):
+    """Tras Run All con REINTENTA: revisar y la prueba visible del salmorejo dicen que no ha terminado a tiempo."""
     revisar = de_codigo(curso, ruta, lambda c: "revisar(ejecutar)" in nv.fuente(c))
     assert "no ha terminado en 1 segundo" in nv.salidas_de_celda(pagina, revisar), nv.salidas_de_celda(pagina, revisar)
     gid = lambda c: c.get("metadata", {}).get("nbgrader", {}).get("grade_id")  # noqa: E731
@@ -440,6 +445,7 @@ def lo_primero_es_que_arreglar(cuantas, dice="✘ No pasa:"):
         error = fallos.first.locator(".curso-error").bounding_box()
         assert caja["y"] <= error["y"] and error["y"] + error["height"] <= caja["y"] + caja["height"], (caja, error)
         assert mensaje.evaluate("m => m.closest('.jp-Dialog-body').scrollTop") == 0
+        capturar(mensaje.page.locator(".jp-Dialog-content"), "validar.png")
 
     return mirar
 
