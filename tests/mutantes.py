@@ -263,6 +263,21 @@ def _copia(f):
     _llamada_a_la_herramienta(f).args[0] = _expr("dict(entorno)")
 
 
+def _copia_fuera(f):
+    """La copia del entorno antes del try, fuera de él: en una prueba, el disco que falla al leer falla en ella."""
+    f.body.insert(f.body.index(_el_try(f)), _sentencias("copia = dict(%s)" % _llamada_y_entorno(f)[1])[0])
+    _llamada_a_la_herramienta(f).args[0] = _expr("copia")
+
+
+def _quita_el_id(f):
+    """Saca el id de la llamada con pop y contesta con él: la llamada del modelo se queda sin id."""
+    ll = _llamada_y_entorno(f)[0]
+    for n in [n for n in ast.walk(f) if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant)
+              and n.slice.value == "id"]:
+        _cambiar(f, n, ast.Name(id="ident", ctx=ast.Load()))
+    f.body[1:1] = _sentencias('ident = %s.pop("id")' % ll)
+
+
 def _strip(f):
     final = _return_final(f).value
     final.args[1] = _expr("%s.strip()" % ast.unparse(final.args[1]))
@@ -307,6 +322,8 @@ OPERADORES = {
                   _texto_del_error("e")),
     "no-se-ha-ejecutado": _op("«no se ha ejecutado: » delante de un fallo al ejecutar", "no-se-ha-ejecutado-al-fallar",
                               "excepciones", _texto_del_error('"no se ha ejecutado: " + str(e)')),
+    "frase-sin-tipo": _op("una frase propia y el mensaje: sin mensaje, no dice el tipo", "no-dice-el-tipo",
+                          "excepciones", _texto_del_error('"la herramienta ha fallado: " + str(e)')),
     "mensaje-propio": _op("un mensaje propio en lugar del de la excepción", "mensaje-cambiado", "excepciones",
                           _texto_del_error('"la herramienta ha fallado"'), calla=["ejecucion"]),
     # Una vez, sin arreglos, en su entorno.
@@ -322,6 +339,10 @@ OPERADORES = {
     "guarda-respuestas": _op("contesta a una llamada igual a otra con lo que guardó, sin ejecutarla",
                              "respuesta-guardada", "una-vez", _guarda_respuestas),
     "copia": _op("ejecuta la herramienta en una copia del entorno", "trabaja-en-una-copia", "escrituras", _copia),
+    # La copia fuera del try: con el diccionario de la lección no falla, así que resta lo mismo que dentro.
+    "copia-fuera": _op("copia el entorno fuera del try y ejecuta la herramienta en la copia", "trabaja-en-una-copia",
+                       "escrituras", _copia_fuera),
+    "quita-el-id": _op("saca el id de la llamada con pop", "cambia-la-llamada", "sin-arreglos", _quita_el_id),
     # Los resultados.
     "strip": _op("quita los espacios de lo que devuelve la herramienta", "resultado-cambiado", "resultados", _strip),
     "exito-como-error": _op("contesta al éxito con error(...)", "exito-como-error", "resultados", _exito_como_error,

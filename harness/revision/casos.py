@@ -226,7 +226,7 @@ def generar(semilla):
     ruta = primera["input"]["ruta"]
     una_vez.append((dict(primera, id=g.id()), Disco(disco.ficheros, {("lee", ruta): g.excepcion(_AL_LEER, ruta)})))
     escrituras = d()
-    return {
+    casos = {
         # Las llamadas básicas: una que sale bien, una que no cumple su esquema y una cuya herramienta lanza.
         # Como las de la traza, pero sin su forma: leer un fichero que sí existe y que el disco no deja leer.
         "contesta": [bien("leer"), mal(g.r.choice(["falta", "sobra", "renombrado"])),
@@ -254,3 +254,8 @@ def generar(semilla):
                        (llamada(g.id(), "escribir", ruta="notas/nueva.txt", contenido=g.r.choice(_CONTENIDOS)), escrituras)],
         "guiones": [g.conversacion(3), g.conversacion(2), g.conversacion(3, insiste=True)],
     }
+    # Y un fallo de la herramienta misma, sin que falle el disco: leer un fichero que no existe. (Al final, para
+    # que los demás casos de cada semilla no cambien.)
+    otro = d()
+    casos["avisa"].append((g.que_no_existe(otro), otro))
+    return casos

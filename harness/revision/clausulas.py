@@ -60,13 +60,26 @@ def _tipo(e):
 
 def _respuesta(llamar, ll, entorno, si_es_la_de_la_herramienta="lanza-al-fallar"):
     """La observación con que `ejecutar` contesta a `ll`, si es un tool_result para esa llamada."""
-    lanzada = _lo_que_da(ll, entorno.disco())[1]
+    lanzada, desde = _lo_que_da(ll, entorno.disco())[1], len(entorno.registro)
     try:
         obs = llamar(ll, entorno)
     except NoCumple:
         raise
     except Exception as e:
-        raise _escapada(e, ll, entorno, lanzada, si_es_la_de_la_herramienta) from None
+        suya = _lectura_suya(llamar, e, ll, entorno, desde)
+        if suya == "copia":
+            raise NoCumple("Con la llamada %s, la excepción sale de la copia del entorno que hace tu ejecutar fuera "
+                           "del try. Con el diccionario de la lección esa copia no fallaría; lo que falla es que la "
+                           "herramienta trabaje en ella." % _dicha(ll, entorno), "trabaja-en-una-copia") from None
+        if suya != "lectura":
+            raise _escapada(e, ll, entorno, lanzada, si_es_la_de_la_herramienta) from None
+        # Una lectura suya, que no es trabajo de la herramienta: en la lección no falla. Se vuelve a probar sin el fallo.
+        fallos, entorno.fallos = entorno.fallos, {}
+        del entorno.registro[desde:]
+        try:
+            return _respuesta(llamar, ll, entorno, si_es_la_de_la_herramienta)
+        finally:
+            entorno.fallos = fallos
     if obs is None:
         raise NoCumple("Con la llamada %s, ejecutar ha devuelto None." % _dicha(ll, entorno), "no-contesta")
     motivo = _forma(obs, ll)
@@ -74,6 +87,22 @@ def _respuesta(llamar, ll, entorno, si_es_la_de_la_herramienta="lanza-al-fallar"
         raise NoCumple("Con la llamada %s ha llegado %s, que no es su tool_result: %s."
                        % (_dicha(ll, entorno), muestra(obs), motivo), "no-es-un-tool-result")
     return obs
+
+
+def _lectura_suya(llamar, e, ll, entorno, desde):
+    """Si la excepción `e` es el fallo del disco y la ha lanzado una lectura del propio código de la respuesta
+    que no es trabajo de la herramienta de `ll`: "copia" si copia el entorno entero (lo recorre también con una
+    llamada a leer en un disco que no falla), "lectura" si lee otra cosa; si no, None. El disco falla para que
+    falle la herramienta: con el diccionario de la lección, lo que lee la respuesta por su cuenta no falla."""
+    fallidas = [op for op in entorno.registro[desde:] if op.fallida]
+    fallo = entorno.fallos.get(fallidas[-1][:2]) if fallidas else None
+    if not getattr(e, "origen", None) or fallo is None or (_tipo(e), str(e)) != (type(fallo).__name__, str(fallo)):
+        return None
+    prueba = Espia(entorno.ficheros)
+    _llama(llamar, {"type": "tool_use", "id": "toolu_copia", "name": "leer", "input": {"ruta": min(entorno.ficheros)}}, prueba)
+    if ("todo",) in trabajo(prueba.registro):
+        return "copia"
+    return None if de_la_llamada(fallidas[-1], ll) else "lectura"
 
 
 def _dicha(ll, entorno):
@@ -194,6 +223,7 @@ def _que_falla_el_error(obs, e):
             "contenido-no-es-texto" if type(c) is not str else
             "contenido-vacio" if c == "" else
             "no-se-ha-ejecutado-al-fallar" if "no se ha ejecutado" in c else
+            "no-dice-el-tipo" if not str(e) else
             "mensaje-cambiado")
 
 
@@ -250,6 +280,8 @@ def contesta(llamar, casos):
             if _clase(ll, disco) == "exito" and not veces(entorno.registro, ll):
                 _contesta_sin_ejecutar(llamar, ll, disco, obs, entorno.registro)
         except NoCumple as e:
+            if e.diagnostico == "trabaja-en-una-copia":  # resta en su casa, escrituras: el fallo es de la copia
+                continue
             raise _solo_la_traza(llamar, ll, disco, e) from None
     return "contesta a cada llamada con un tool_result con su id, también cuando falla"
 
@@ -381,9 +413,10 @@ def sin_arreglos(llamar, casos):
     def uno(ll, disco):
         antes, entorno = copy.deepcopy(ll), Espia(*disco)
         _llama(llamar, ll, entorno)
-        if ll != antes:
+        despues = getattr(llamar, "cambiada", None) or ll  # con repasar, ejecutar recibe una copia
+        if despues != antes:
             raise NoCumple("Con la llamada %s, ejecutar ha cambiado el diccionario de la llamada: %s."
-                           % (muestra(antes), _cambio(antes, ll)), "cambia-la-llamada")
+                           % (muestra(antes), _cambio(antes, despues)), "cambia-la-llamada")
         otras = sorted((h for h in otro_trabajo(entorno.registro, ll) if h[0] != "lista"
                         and not (incumple(ll) and de_la_llamada(h, ll))), key=lambda h: h[0] != "escribe")
         if otras:
@@ -489,15 +522,16 @@ def _en_conversacion(llamar, arregladas, visto):
                 except Exception:
                     pass
             return esperada
-        if "sin-arreglos" in arregladas:  # la llamada que cambie ejecutar ya no es la de la conversación
-            ll = copy.deepcopy(ll)
         obs = _respuesta(llamar, ll, entorno)
-        if esperada is None or obs == esperada:
-            return obs
-        if _clase(ll, disco) == "ejecucion" and cuenta_el_fallo(obs, _lo_que_da(ll, disco)[1]):
-            return esperada
-        if contestar.equivocacion is None:
-            contestar.equivocacion = _juzga(llamar, ll, obs, disco, entorno.registro[desde:])
+        if esperada is not None and obs != esperada:
+            if _clase(ll, disco) == "ejecucion" and cuenta_el_fallo(obs, _lo_que_da(ll, disco)[1]):
+                obs = esperada
+            elif contestar.equivocacion is None:
+                contestar.equivocacion = _juzga(llamar, ll, obs, disco, entorno.registro[desde:])
+        cambiada = getattr(llamar, "cambiada", None)  # ejecutar recibe una copia (repasar): el modelo ve lo que ha hecho con ella
+        if cambiada is not None and "sin-arreglos" not in arregladas:
+            ll.clear()
+            ll.update(cambiada)
         return obs
     contestar.equivocacion = None
     return contestar

@@ -122,6 +122,12 @@ DIAGNOSTICOS = {
         "tool_result de error sin contenido. Cuando str(e) está vacío, di al menos qué excepción ha sido: "
         "str(e) or type(e).__name__.",
         "excepciones", _CONTRATO),
+    "no-dice-el-tipo": Diagnostico(
+        "con una excepción sin mensaje, el error no dice qué excepción ha sido",
+        "Hay excepciones sin mensaje: con ellas, str(e) es un texto vacío, y lo que escribas alrededor no dice qué "
+        "ha pasado. Cuando str(e) está vacío, el texto lleva al menos el tipo de la excepción: str(e) or "
+        "type(e).__name__.",
+        "excepciones", _CONTRATO),
     "no-se-ha-ejecutado-al-fallar": Diagnostico(
         "dice “no se ha ejecutado” de un error que surgió al ejecutar",
         "«no se ha ejecutado: » es solo para las llamadas que no cumplen su esquema. Si la función ha lanzado, "
@@ -139,9 +145,10 @@ DIAGNOSTICOS = {
         "bloques.",
         "excepciones", _FALLAR),
     "mensaje-cambiado": Diagnostico(
-        "cambia el mensaje de la excepción",
-        "El texto del error lleva el mensaje de la excepción, str(e), que es lo que le dice al modelo qué ha "
-        "fallado (puede llevar algo más, como el tipo); si el mensaje está vacío, el tipo de la excepción.",
+        "el error no lleva el mensaje de la excepción de la herramienta",
+        "El texto del error lleva el mensaje de la excepción que lanza la herramienta, str(e), que es lo que le dice "
+        "al modelo qué ha fallado (puede llevar algo más, como el tipo). Si usas tu propia copia de una herramienta, "
+        "tiene que fallar con el mismo mensaje que la de la lección.",
         "excepciones", _FALLAR),
     "reintenta": Diagnostico(
         "repite la llamada que ha fallado",
@@ -156,7 +163,9 @@ DIAGNOSTICOS = {
     "contesta-sin-ejecutar": Diagnostico(
         "contesta sin ejecutar la herramienta",
         "La observación de una llamada que cumple su esquema sale de ejecutar su herramienta: lo que devuelve, "
-        "o lo que lanza. Sin ejecutarla, el modelo recibe algo que no ha pasado.",
+        "o lo que lanza. Sin ejecutarla, el modelo recibe algo que no ha pasado. Si contestas con un error, mira "
+        "su texto: puede ser una excepción de tu propio código dentro del try (una clave mal escrita, por "
+        "ejemplo), que tu except convierte en la observación antes de llegar a la herramienta.",
         "una-vez", _CONTRATO),
     "respuesta-guardada": Diagnostico(
         "contesta con lo que guardó de una llamada igual, sin ejecutar la herramienta",

@@ -24,16 +24,24 @@ def _sin_la_idea(hechas):
 
 
 def _con_memoria(llamar):
-    """`llamar`, apuntando en `memoria` cada llamada ((nombre, entrada), observación sin su id): así se ve
-    quién contesta con lo que guardó de una llamada igual."""
+    """`llamar` con una copia de cada llamada, apuntando en `memoria` cada una ((nombre, entrada), observación
+    sin su id): así se ve quién contesta con lo que guardó de una llamada igual. Si `ejecutar` cambia su
+    copia, queda en `cambiada` (la mira sin-arreglos); la llamada de la prueba, y la de la conversación que
+    ve el modelo, siguen como las hizo el modelo."""
     memoria = []
 
     def recordando(ll, entorno):
-        clave = copy.deepcopy((ll.get("name"), ll.get("input")))
-        obs = llamar(ll, entorno)
-        memoria.append((clave, {k: v for k, v in obs.items() if k != "tool_use_id"} if type(obs) is dict else obs))
+        propia = copy.deepcopy(ll)
+        recordando.cambiada = None
+        try:
+            obs = llamar(propia, entorno)
+        finally:
+            if propia != ll:
+                recordando.cambiada = propia
+        memoria.append((copy.deepcopy((ll.get("name"), ll.get("input"))),
+                        {k: v for k, v in obs.items() if k != "tool_use_id"} if type(obs) is dict else obs))
         return obs
-    recordando.memoria = memoria
+    recordando.memoria, recordando.cambiada = memoria, None
     return recordando
 
 

@@ -1,10 +1,12 @@
 """Copia el entorno antes del try, fuera de él, y ejecuta la herramienta en la copia.
 
-La copia lee todos los ficheros: cuando el disco falla al leer uno, la excepción sale de esa línea, fuera
-del try, y la llamada básica que falla se queda sin respuesta.
+Lo que escribe se pierde en la copia: eso resta, en escrituras. Cuando el disco de una prueba falla al
+leer un fichero, la excepción sale de la copia, fuera del try; con el diccionario de la lección la copia
+no fallaría, así que no se cobra como una excepción que deja la llamada sin respuesta, sino como lo que
+es, trabajar en una copia (lo mismo que si copiara dentro del try).
 
-esperado: salmorejo=0 esquema=0 excepciones=0 una-vez=0 sin-arreglos=0 resultados=0 escrituras=0 guiones=0
-diagnóstico: lanza-tu-codigo
+esperado: salmorejo=1 esquema=1 excepciones=2 una-vez=2 sin-arreglos=2 resultados=1 escrituras=0 guiones=2
+diagnóstico: trabaja-en-una-copia
 """
 
 
