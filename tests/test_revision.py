@@ -454,3 +454,30 @@ def test_ninguna_linea_dice_que_espera_lo_que_ha_llegado(nombre, capsys):
         assert debia != hay, salida
     for esperada, llegada, resto in re.findall(r"se esperaba: (.+)\n\s+ha llegado:  (.+)\n(.*)", salida):
         assert esperada != llegada or "se escriben igual" in resto, salida
+
+
+@pytest.mark.parametrize("tipo", [RuntimeError, MemoryError, InterruptedError, OSError, ValueError])
+def test_un_error_vacio_no_cuenta_una_excepcion_sin_mensaje(tipo):
+    """La API rechaza un tool_result de error vacío: con una excepción sin mensaje, «» no vale (contenido-vacio) y
+    una frase que no dice el tipo tampoco (no-dice-el-tipo); el tipo, solo o con algo más, sí."""
+    from harness import error
+    from harness.revision import cuenta_el_fallo
+    from harness.revision.casos import Disco
+    e = tipo()
+    assert str(e) == ""
+    assert not cuenta_el_fallo(error("t", ""), e) and not cuenta_el_fallo(error("t", "ha fallado: "), e)
+    assert cuenta_el_fallo(error("t", tipo.__name__), e) and cuenta_el_fallo(error("t", repr(e)), e)
+    caso = (llamada("t", "leer", ruta="lista.txt"), Disco({"lista.txt": "pan"}, {("lee", "lista.txt"): e}))
+    for texto, diagnostico in (("", "contenido-vacio"), ("ha fallado: ", "no-dice-el-tipo")):
+        with pytest.raises(NoCumple) as fallo:
+            CLAUSULAS["excepciones"](lambda ll, entorno: _leyendo(ll, entorno, texto), [caso])
+        assert fallo.value.diagnostico == diagnostico, fallo.value
+
+
+def _leyendo(ll, entorno, texto):
+    """Un ejecutar que ejecuta leer y, si lanza, contesta con `texto` más el mensaje."""
+    from harness import FUNCIONES, error, resultado
+    try:
+        return resultado(ll["id"], FUNCIONES["leer"](entorno, **ll["input"]))
+    except Exception as e:
+        return error(ll["id"], texto + str(e))
