@@ -481,3 +481,14 @@ def _leyendo(ll, entorno, texto):
         return resultado(ll["id"], FUNCIONES["leer"](entorno, **ll["input"]))
     except Exception as e:
         return error(ll["id"], texto + str(e))
+
+
+def test_revisar_otra_vez_con_una_cache_dice_lo_mismo(capsys):
+    """Una respuesta que guarda lo que contesta sigue con su caché llena si el estudiante vuelve a ejecutar
+    revisar sin volver a ejecutar su celda: la segunda vez dice lo mismo que la primera (respuesta-guardada,
+    en una-vez), no «contesta sin ejecutar la herramienta» en todas las líneas."""
+    ejecutar = _ejecutar("mal_guarda_respuestas")
+    primera, salida = _lineas(ejecutar, capsys)
+    segunda, salida2 = _lineas(ejecutar, capsys)
+    assert _fallidas(primera) == _fallidas(segunda) == {"una-vez"}, salida2
+    assert DIAGNOSTICOS["respuesta-guardada"].etiqueta in salida2, salida2

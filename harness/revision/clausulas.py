@@ -6,6 +6,7 @@ entorno de la prueba, que apunta lo que le hacen (vigilancia.py). Qué puntúa l
 """
 
 import copy
+import itertools
 import re
 
 from ..bloques import error, muestra, resultado
@@ -188,10 +189,20 @@ def _sin_trabajo(llamar, ll, disco, obs, registro):
     anteriores = getattr(llamar, "memoria", [])[:-1]
     if any(clave == (ll.get("name"), ll.get("input")) and vista_ == _sin_id(obs) for clave, vista_ in anteriores):
         return "respuesta-guardada"
+    # Lo guardado de antes de esta revisión (una caché que sigue ahí al repetir revisar): con una llamada que
+    # no ha visto nunca, el entorno sí ve trabajar a la herramienta.
+    nueva = "sonda/%d.txt" % next(_SONDAS)
+    sonda = Espia(dict(disco[0], **{nueva: "x"}))
+    _llama(llamar, {"type": "tool_use", "id": "toolu_sonda", "name": "leer", "input": {"ruta": nueva}}, sonda)
+    if ("lee", nueva) in sonda.registro:
+        return "respuesta-guardada"
     sale, devuelto = _lo_que_da(ll, (disco[0], {}))
     if sale and type(obs) is dict and obs.get("content") == devuelto:
         return "trabaja-en-una-copia"
     return "contesta-sin-ejecutar"
+
+
+_SONDAS = itertools.count()
 
 
 def _sin_id(obs):
@@ -280,7 +291,7 @@ def contesta(llamar, casos):
             if _clase(ll, disco) == "exito" and not veces(entorno.registro, ll):
                 _contesta_sin_ejecutar(llamar, ll, disco, obs, entorno.registro)
         except NoCumple as e:
-            if e.diagnostico == "trabaja-en-una-copia":  # resta en su casa, escrituras: el fallo es de la copia
+            if e.diagnostico in ("trabaja-en-una-copia", "respuesta-guardada"):  # contesta; resta en su casa
                 continue
             raise _solo_la_traza(llamar, ll, disco, e) from None
     return "contesta a cada llamada con un tool_result con su id, también cuando falla"
