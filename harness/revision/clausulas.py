@@ -534,13 +534,13 @@ def _en_conversacion(llamar, arregladas, visto):
                     pass
             return esperada
         obs = _respuesta(llamar, ll, entorno)
+        cambiada = getattr(llamar, "cambiada", None)  # ejecutar recibe una copia (repasar): lo que haya hecho con ella
         if esperada is not None and obs != esperada:
             if _clase(ll, disco) == "ejecucion" and cuenta_el_fallo(obs, _lo_que_da(ll, disco)[1]):
                 obs = esperada
             elif contestar.equivocacion is None:
                 contestar.equivocacion = _juzga(llamar, ll, obs, disco, entorno.registro[desde:])
-        cambiada = getattr(llamar, "cambiada", None)  # ejecutar recibe una copia (repasar): el modelo ve lo que ha hecho con ella
-        if cambiada is not None and "sin-arreglos" not in arregladas:
+        if cambiada is not None and "sin-arreglos" not in arregladas:  # el modelo ve la llamada como la ha dejado
             ll.clear()
             ll.update(cambiada)
         return obs

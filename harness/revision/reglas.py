@@ -26,8 +26,8 @@ def _sin_la_idea(hechas):
 def _con_memoria(llamar):
     """`llamar` con una copia de cada llamada, apuntando en `memoria` cada una ((nombre, entrada), observación
     sin su id): así se ve quién contesta con lo que guardó de una llamada igual. Si `ejecutar` cambia su
-    copia, queda en `cambiada` (la mira sin-arreglos); la llamada de la prueba, y la de la conversación que
-    ve el modelo, siguen como las hizo el modelo."""
+    copia, queda en `cambiada`: sin-arreglos lo mira, y en una conversación se le pasa al modelo. La llamada
+    con que se juzga la observación sigue como la hizo el modelo."""
     memoria = []
 
     def recordando(ll, entorno):
