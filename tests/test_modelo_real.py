@@ -467,6 +467,10 @@ def test_conversar_culpa_a_tu_ejecutar_solo_de_lo_que_sale_de_el(api, capsys):
         assert ("✘ La conversación se corta después del turno 1 del modelo: la contestación de tu ejecutar no se "
                 "puede mandar a la API, que rechazaría la petición entera: " + dice) in dicho, dicho
         assert "El modelo no ha dado" not in dicho and "(400)" not in dicho and len(api.recibidas) == 1
+    # Un campo de más en la observación: la API diría «Extra inputs are not permitted»; aquí se dice cuál.
+    api.plan, api.recibidas = [mensaje(RESPUESTAS[0])], []
+    dicho = _conversa(capsys, lambda ll, entorno: dict(ejecutar_correcto(ll, entorno), visto=True))
+    assert "la observación de t1 lleva el campo 'visto', que la API no conoce" in dicho and len(api.recibidas) == 1
     # Un ejecutar que no acaba se corta con el tope de cada llamada, y también es cosa suya.
     def sin_fin(ll, entorno):
         while True:
