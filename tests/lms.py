@@ -146,6 +146,75 @@ def descarga(raiz, nombre, miembros):
             z.writestr(info, datos)
 
 
+# Las descargas de toda una clase, con la fecha que cada LMS pone a cada fichero del zip (docs/lms.md, «What the download
+# says about time»): Moodle hasta 4.0 copia la del fichero guardado (ZipArchive::addFile), que es de cuando se entregó;
+# Moodle 4.1 y después (ZipStream) y Canvas (rubyzip, Zip::DOSTime.now), la del momento en que escriben cada fichero al
+# hacer el zip. Sin carpetas, los nombres de Moodle son los mismos en todas sus versiones: solo cambian las fechas.
+FORMAS_DE_DESCARGA = ("moodle-4.1", "moodle-3.1", "moodle-plano-antes-de-4.1", "moodle-plano-4.1", "canvas")
+CON_LA_HORA_DE_LA_DESCARGA = ("moodle-4.1", "moodle-plano-4.1", "canvas")
+
+
+def descarga_de_la_clase(forma, entregas, momento, plazo=PLAZO):
+    """{nombre en el zip: (bytes, fecha local)} de la descarga en la forma `forma` (una de FORMAS_DE_DESCARGA) hecha en
+    `momento` (hora local, sin zona, como la guarda el zip), con las entregas [(nombre, número, bytes, hora local de la
+    entrega)]. El LMS escribe los ficheros uno tras otro, un par de segundos cada uno; Canvas pone «LATE» en el nombre
+    de quien entregó después del plazo."""
+    miembros = {}
+    for i, (nombre, numero, datos, hora) in enumerate(entregas):
+        escrito = momento + datetime.timedelta(seconds=2 * i)
+        fecha = escrito if forma in CON_LA_HORA_DE_LA_DESCARGA else hora
+        if forma == "canvas":
+            miembros[canvas(nombre, numero, TAREA + ".ipynb", tarde=hora.replace(tzinfo=MADRID) > plazo)] = (datos, fecha)
+        else:
+            carpetas = {"moodle-4.1": "carpetas", "moodle-3.1": "carpetas-3.1"}.get(forma, "plano")
+            miembros[moodle(nombre, numero, TAREA + ".ipynb", carpetas)] = (datos, fecha)
+    return miembros
+
+
+# La hoja de calificaciones de Moodle («Descargar la hoja de calificaciones»: assignfeedback_offline, download_grades),
+# tal como la escribe mod/assign/gradingtable.php: sus columnas, con los títulos del idioma de quien la descarga, y en
+# «Última modificación (entrega)» userdate() con el formato strftimedaydatetime de ese idioma (lang/<idioma>/langconfig.php):
+# el día sin cero delante, los minutos, no los segundos, y en inglés la hora de 1 a 12 con AM o PM.
+HOJA = {
+    "es": ["Identificador", "Nombre completo", "Dirección de correo", "Estado", "Calificación", "Calificación máxima",
+           "La calificación puede ser cambiada", "Última modificación (entrega)", "Última modificación (calificación)",
+           "Comentarios de retroalimentación"],
+    "en": ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum grade", "Grade can be changed",
+           "Last modified (submission)", "Last modified (grade)", "Feedback comments"],
+}
+DIAS = {"es": "lunes martes miércoles jueves viernes sábado domingo".split(),
+        "en": "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()}
+MESES = {"es": "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split(),
+         "en": "January February March April May June July August September October November December".split()}
+
+
+def userdate(hora, idioma):
+    """Una hora local (sin zona) como la escribe userdate() de Moodle en `idioma`, con strftimedaydatetime."""
+    dia, mes = DIAS[idioma][hora.weekday()], MESES[idioma][hora.month - 1]
+    if idioma == "es":  # '%A, %d de %B de %Y, %H:%M'
+        return "%s, %d de %s de %d, %02d:%02d" % (dia, hora.day, mes, hora.year, hora.hour, hora.minute)
+    return "%s, %d %s %d, %d:%02d %s" % (dia, hora.day, mes, hora.year, (hora.hour - 1) % 12 + 1, hora.minute,
+                                         "AM" if hora.hour < 12 else "PM")  # '%A, %d %B %Y, %I:%M %p'
+
+
+def hoja_de_moodle(filas, idioma="es"):
+    """Los bytes de la hoja de calificaciones de Moodle con [(número del participante, nombre, hora local de su entrega,
+    None si no entregó o un texto, que se escribe tal cual)]: CSV con BOM y comas (dataformat_csv), con comillas donde
+    fputcsv las pone."""
+    participante = {"es": "Participante", "en": "Participant "}[idioma]
+    estado = {"es": ("Enviado para calificar", "Sin entrega"), "en": ("Submitted for grading", "No submission")}[idioma]
+
+    def campo(texto):
+        return '"%s"' % texto.replace('"', '""') if re.search(r'[,"\s]', texto) else texto
+
+    lineas = [",".join(campo(t) for t in HOJA[idioma])]
+    for numero, nombre, hora in filas:
+        valores = ["%s%s" % (participante, numero), nombre, "", estado[hora is None], "", "10,00", "Sí" if idioma == "es"
+                   else "Yes", "-" if hora is None else hora if isinstance(hora, str) else userdate(hora, idioma), "-", ""]
+        lineas.append(",".join(campo(v) for v in valores))
+    return "\ufeff".encode() + ("\n".join(lineas) + "\n").encode("utf-8")
+
+
 def recoger(raiz, *opciones):
     """`nbgrader zip_collect` de verdad; devuelve (proceso, memoria residente máxima en bytes)."""
     hecho = subprocess.run([sys.executable, "-c", MEDIDO, "zip_collect", TAREA, *opciones], cwd=raiz,
