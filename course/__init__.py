@@ -7,6 +7,7 @@ RAIZ = Path(__file__).resolve().parent.parent  # la raíz del curso, donde está
 # Cualquier carpeta de source/ es una tarea (`make grade TAREA=...`, `make release TAREA=...`).
 TAREA = "errores-como-observaciones"
 NO_CORREGIDO = "no-corregido.txt"              # en submitted/<id>/<tarea>/, en lugar del cuaderno: por qué no lo hay
+HORA_DESCONOCIDA = "hora-desconocida.txt"      # en submitted/<id>/<tarea>/, sin timestamp.txt: por qué no se sabe la hora
 
 
 def cuaderno(tarea):

@@ -24,6 +24,7 @@ from .colocar import colocar_cuadernos
 from .estado import CORREGIDO, SIN_CORREGIR, SIN_ENTREGA, Entrega, entregas, estado, leer, notas  # noqa: F401 (aquí, como antes)
 from .exportar import LMS, escribir_csv, escribir_xlsx, exportar_al_lms, sin_numero
 from .formato import zona_horaria
+from .horas import COMO_DAR_LAS_HORAS
 from .informe import escribir_informe
 from .trabajador import Curso, Resultado
 
@@ -194,6 +195,11 @@ def avisos_de_la_lectura(clase, registro):
                       "qué ha fallado y con qué mensaje, en el informe y en %s."
                       % ("1 vez" if veces == 1 else "%d veces" % veces, _entregas(clase.fallos_del_corrector),
                          _ids(clase.fallos_del_corrector), registro))
+    if clase.sin_hora:
+        avisos.append("De %s no se sabe la hora de entrega (el informe dice por qué en su fila): %s. %s descuento por "
+                      "retraso. %s." % (_entregas(clase.sin_hora), _ids(clase.sin_hora),
+                                        "No lleva" if len(clase.sin_hora) == 1 else "No llevan",
+                                        COMO_DAR_LAS_HORAS.format(tarea=clase.tarea)))
     if clase.sin_detalles:
         avisos.append("De %s no se han podido leer los detalles (equivocaciones, respuestas del cuestionario, "
                       "conversaciones): %s. Su nota cuenta igual; el informe dice por qué en su fila."

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from . import TAREA, cuaderno, gradebook
+from . import HORA_DESCONOCIDA, TAREA, cuaderno, gradebook, limites
 from .aislado import entrada
 from .aislado.corrector import FALLOS
 
@@ -156,6 +156,7 @@ class Estudiante:
     nota: float | None = None             # la que cuenta: nota_con_descuento
     entregada: datetime.datetime | None = None  # la hora de la entrega, en UTC
     dias_tarde: int = 0
+    sin_hora: str | None = None           # por qué no se sabe la hora de su entrega (la recogida del LMS lo dice)
     fallidas: list = field(default_factory=list)       # las pruebas con puntos que no ha pasado entera
     equivocaciones: list | None = None    # sus equivocaciones con nombre; None si su cuaderno no trae diagnósticos
     respuestas: dict = field(default_factory=dict)     # {pregunta: respuesta} del cuestionario
@@ -237,6 +238,11 @@ class Clase:
         return [(e.id, e.detalles) for e in self.corregidos if e.detalles]
 
     @property
+    def sin_hora(self):
+        """[(id, por qué)] de los corregidos cuya hora de entrega no se sabe: no llevan descuento por retraso."""
+        return [(e.id, e.sin_hora) for e in self.corregidos if e.sin_hora]
+
+    @property
     def hay_respuestas(self):
         return any(o.clave != SIN_CONTESTAR for opciones in self.preguntas.values() for o in opciones)
 
@@ -272,6 +278,8 @@ def leer(raiz, tarea=TAREA, gb=None, detalles=True):
         if entrega is not None and entrega.timestamp:
             e.entregada = entrega.timestamp
             e.dias_tarde = dias_de_retraso(entrega.total_seconds_late)
+        if situacion != SIN_ENTREGA:
+            e.sin_hora = hora_desconocida(raiz / "submitted" / s.id / tarea)
         if situacion != CORREGIDO:
             continue
         e.puntos, e.descuento, e.nota = entrega.score, entrega.late_submission_penalty, nota_con_descuento(entrega)
@@ -295,6 +303,17 @@ def leer(raiz, tarea=TAREA, gb=None, detalles=True):
     if detalles:
         clase.preguntas = _elecciones(clase.corregidos)
     return clase
+
+
+def hora_desconocida(carpeta):
+    """Por qué no se sabe la hora de la entrega de submitted/<id>/<tarea>, o None: lo dice el hora-desconocida.txt
+    que deja la recogida del LMS (course/recoleccion.py) cuando las fechas de su descarga no son las de la entrega."""
+    ruta = os.path.join(carpeta, HORA_DESCONOCIDA)
+    if not os.path.lexists(ruta):
+        return None
+    datos, problema = entrada.leer_acotado(ruta, limites.NOTA_SIN_CORREGIR)
+    texto = " ".join(datos[:limites.NOTA_SIN_CORREGIR].decode("utf-8", "replace").split()) if datos else ""
+    return problema or texto or "la recogida del LMS no la sabe"
 
 
 def _orden_de_prueba(grade_id):

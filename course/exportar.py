@@ -1,6 +1,7 @@
 """Lo que sale de la clase corregida hacia fuera, además del informe: las notas en exports/.
 
-- `escribir_csv`: exports/notas.csv, el CSV de `nbgrader export` (sus columnas, y `estado` y `motivo`),
+- `escribir_csv`: exports/notas.csv, el CSV de `nbgrader export` (sus columnas, y `estado`, `motivo` y `sin_hora`:
+  por qué no se sabe la hora de la entrega, cuando `timestamp` está vacío y la recogida del LMS lo dice),
   escrito con el módulo csv, cada campo entre comillas y ninguno que una hoja de cálculo lea como fórmula.
 - `escribir_xlsx`: exports/notas.xlsx, lo mismo en una hoja de cálculo de verdad (openpyxl), con los
   números como números y las fechas como fechas: la que abre bien un Excel en español.
@@ -33,7 +34,7 @@ from .estado import CORREGIDO, SIN_CORREGIR
 FORMULA = tuple("=+-@\t\r\n＝＋－＠")
 
 COLUMNAS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
-            "raw_score", "late_submission_penalty", "score", "max_score", "estado", "motivo"]
+            "raw_score", "late_submission_penalty", "score", "max_score", "estado", "motivo", "sin_hora"]
 
 
 def sin_formula(texto):
@@ -51,12 +52,12 @@ def filas(clase, solo=None):
             continue
         if e.apartada:
             yield [sin_formula(clase.tarea), clase.plazo or "", "", sin_formula(e.id), "", "", "", "", "", "",
-                   clase.maximo, e.situacion, sin_formula(e.motivo)]
+                   clase.maximo, e.situacion, sin_formula(e.motivo), ""]
             continue
         puntos = [e.puntos, e.descuento, e.nota] if e.situacion == CORREGIDO else ["", "", ""]
         yield [sin_formula(clase.tarea), clase.plazo or "", e.entregada or "", sin_formula(e.id),
                sin_formula(e.apellidos), sin_formula(e.nombre), sin_formula(e.email), *puntos, clase.maximo,
-               e.situacion, sin_formula(e.motivo)]
+               e.situacion, sin_formula(e.motivo), sin_formula(e.sin_hora)]
 
 
 def escribir_csv(destino, clases, solo=None):
@@ -74,7 +75,7 @@ def escribir_csv(destino, clases, solo=None):
 
 XLSX = [("tarea", 26), ("plazo", 18), ("entregada", 18), ("estudiante", 16), ("apellidos", 20), ("nombre", 16),
         ("email", 24), ("puntos", 9), ("descuento por retraso", 11), ("nota", 9), ("máximo", 9), ("estado", 14),
-        ("motivo", 50), ("número en el LMS", 12)]
+        ("motivo", 50), ("número en el LMS", 12), ("sin hora de entrega: por qué", 50)]
 
 
 def escribir_xlsx(destino, clases, zona, solo=None):
@@ -100,7 +101,8 @@ def escribir_xlsx(destino, clases, zona, solo=None):
             valores = [clase.tarea, _local(clase.plazo, zona), None if e.apartada else _local(e.entregada, zona),
                        e.id, e.apellidos, e.nombre, e.email,
                        e.puntos if corregido else None, (e.descuento or 0.0) if corregido else None,
-                       e.nota if corregido else None, clase.maximo, e.situacion, e.motivo, e.numero_del_lms or None]
+                       e.nota if corregido else None, clase.maximo, e.situacion, e.motivo, e.numero_del_lms or None,
+                       e.sin_hora]
             valores = [_para_xlsx(v) for v in valores]
             hoja.append(valores)
             for celda, valor in zip(hoja[hoja.max_row], valores):

@@ -26,6 +26,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from . import RAIZ, TAREA, configuracion, cuaderno, formato
 from .estado import CORREGIDO, leer
+from .horas import COMO_DAR_LAS_HORAS
 
 AZUL, ROJO, VERDE, GRIS = "#3b6ea5", "#c0392b", "#2e8b57", "#9aa5b1"
 EN_LA_GRAFICA = 10  # equivocaciones en su gráfica; la tabla las tiene todas
@@ -134,7 +135,7 @@ def html_del_informe(clase, raiz, zona, etiquetas=None, ahora=None):
     return _entorno().get_template("informe.html.j2").render(
         clase=clase, filas=filas, enlaces=enlaces, graficas=graficas(clase), resumen=resumen(clase),
         etiquetas=etiquetas, zona=zona, ahora=ahora or datetime.datetime.now(datetime.timezone.utc), ancla=ancla,
-        CORREGIDO=CORREGIDO)
+        CORREGIDO=CORREGIDO, como_dar_las_horas=COMO_DAR_LAS_HORAS.format(tarea=clase.tarea))
 
 
 def escribir_informe(raiz=RAIZ, tarea=TAREA, clase=None, zona=None):

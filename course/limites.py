@@ -50,11 +50,12 @@ CODIGO_RESPUESTA = 256 * KIB    # bytes del código de una celda de respuesta; m
 RESPUESTA_DEL_CUESTIONARIO = 4 * KIB  # bytes de una celda respuesta-N que se leen para el informe; más no es una letra
 SALIDAS_DEL_CUESTIONARIO = 50   # salidas de una celda en las que se busca lo comprobado con el cuestionario formativo
 SELLO = 1_000                   # bytes de un timestamp.txt o un submission_secret.txt de `nbgrader submit`
-NOTA_SIN_CORREGIR = 2_000       # bytes que se leen del no-corregido.txt que deja la recogida del LMS
+NOTA_SIN_CORREGIR = 2_000       # bytes que se leen del no-corregido.txt que deja la recogida del LMS (y del hora-desconocida.txt)
 CUADERNOS_EN_LA_CARPETA = 50    # ficheros de una carpeta entregada que se miran buscando su cuaderno
 
 # Las descargas del LMS y lo que cada estudiante subió dentro (course/recoleccion.py, nbgrader zip_collect)
 ENTRADAS_DE_DESCARGA = 50_000   # ficheros de una descarga del LMS (la de toda la clase)
+HOJA_DE_CALIFICACIONES = 16 * MIB  # bytes de la hoja de calificaciones de Moodle que se deja junto a las descargas
 ENTRADAS_DE_SUBIDA = 1_000      # ficheros de lo que subió un estudiante, contando los de sus archivos anidados
 BYTES_DE_SUBIDA = 96 * MIB      # bytes que se descomprimen de lo que subió un estudiante, en total
 ARCHIVO_ANIDADO = 40 * MIB      # bytes de un .zip o .tar que un estudiante sube, ya descomprimido (uno mayor no

@@ -16,10 +16,12 @@ Dos complementos de nbgrader, enchufados en `nbgrader_config.py`:
   línea cuenta como un fichero más de lo que subió. En `extracted/<estudiante>/` queda ese cuaderno
   con el nombre de la tarea o, si no hay cuaderno que corregir, `no-corregido.txt` con el motivo;
   nada más de lo que subió, así que ni un `timestamp.txt` suyo ni un archivo anidado llegan a otra
-  carpeta. La hora de la entrega es la de sus ficheros en la descarga del LMS (en la zona horaria
-  `zona_horaria`), guardada como fecha de ese fichero.
+  carpeta. La hora de la entrega nunca depende de cuándo se descargó (course/horas.py): sale de la hoja de
+  calificaciones de Moodle que se deja junto a la descarga, o de las fechas de sus ficheros si la descarga
+  guarda la de cada uno (en la zona horaria `zona_horaria`), y se guarda como fecha de ese fichero; si no se
+  sabe, queda `hora-desconocida.txt` con el porqué, y la entrega va sin hora y sin descuento por retraso.
 - `RecolectorLMS` (`ZipCollectApp.collector_plugin`) lee esa carpeta para nbgrader, que deja cada
-  entrega en `submitted/<estudiante>/<tarea>/` con su `timestamp.txt`.
+  entrega en `submitted/<estudiante>/<tarea>/` con su `timestamp.txt` (o, sin hora, con `hora-desconocida.txt`).
 
 Un participante que no está en el roster, o cuyo nombre casa con varios, se recoge como
 `lms-<número>` (dado de alta en el gradebook con el nombre del LMS), con un aviso: nunca en la fila
@@ -45,7 +47,7 @@ from nbgrader.api import Gradebook
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from traitlets import Unicode
 
-from . import NO_CORREGIDO, cuaderno, limites
+from . import HORA_DESCONOCIDA, NO_CORREGIDO, cuaderno, horas, limites
 
 # Los nombres que ponen los LMS a cada fichero de su descarga (docs/lms.md dice de qué versión y de qué código sale
 # cada forma). Moodle («Descargar todas las entregas») antepone «Nombre Apellidos_123456», con los «_» del nombre
@@ -56,14 +58,15 @@ from . import NO_CORREGIDO, cuaderno, limites
 # (y «assignsubmission_onlinetext» para el texto en línea). Con entregas en grupo, desde Moodle 4.1 el prefijo es el
 # del grupo, «Grupo A_<número del grupo>», o, para quien no tiene grupo, «Grupo predeterminado» sin número.
 MOODLE = re.compile(r"^(?P<nombre>[^_/]*)_(?P<lms_id>\d+)_assignsubmission_(?P<tipo>[a-z][a-z0-9]*)"
-                    r"(?:_?/|_)(?P<fichero>.+)\Z", re.S)
+                    r"(?P<carpeta>_?/|_)(?P<fichero>.+)\Z", re.S)
 MOODLE_SIN_NUMERO = re.compile(r"^(?P<nombre>[^_/]*)_assignsubmission_(?P<tipo>[a-z][a-z0-9]*)(?:_?/|_).")
 # Canvas («Download Submissions», lib/content_zipper.rb), sin carpetas: «apellidosnombre[_LATE]_12345_67890_x.ipynb»
 # (número del estudiante, número del adjunto, nombre del fichero: «x-1.ipynb» si lo subió otra vez), «…_12345_text.html»
 # y «…_12345_link.html» para texto y enlace; con calificación anónima, «[LATE_]anon_<código>_…», sin número. El número
 # del estudiante es lo primero que es solo cifras entre «_», como lo lee el propio Canvas al subirle comentarios en un zip.
-CANVAS = re.compile(r"^(?P<nombre>[^/]*?)(?:_late)?_(?P<lms_id>\d+)_\d+_(?P<fichero>[^/]+)\Z", re.I)
-CANVAS_TEXTO = re.compile(r"^(?P<nombre>[^/]*?)(?:_late)?_(?P<lms_id>\d+)_(?P<fichero>(?:text|link)\.html)\Z", re.I)
+CANVAS = re.compile(r"^(?P<nombre>[^/]*?)(?P<tarde>_late)?_(?P<lms_id>\d+)_\d+_(?P<fichero>[^/]+)\Z", re.I)
+CANVAS_TEXTO = re.compile(r"^(?P<nombre>[^/]*?)(?P<tarde>_late)?_(?P<lms_id>\d+)_(?P<fichero>(?:text|link)\.html)\Z",
+                          re.I)
 CANVAS_ANONIMA = re.compile(r"^(?:LATE_)?anon_[1-9A-HJ-NP-Za-km-z]{5}_")  # el código: 5 caracteres en base58
 BLOQUE = 1024 * 1024
 
@@ -115,6 +118,19 @@ def participante(nombre_del_miembro):
     if hallado:
         return Miembro(hallado["nombre"], hallado["lms_id"], hallado["fichero"], False)
     return None
+
+
+def forma(nombre_del_miembro):
+    """(forma, si Canvas la marca tarde) del nombre de un fichero de la descarga, que dice qué fecha lleva en el zip:
+    horas.MOODLE_41, MOODLE_31, MOODLE_PLANO o CANVAS; (None, False) si no es de ninguna entrega con número."""
+    hallado = MOODLE.match(nombre_del_miembro)
+    if hallado:
+        return {"/": horas.MOODLE_41, "_/": horas.MOODLE_31}.get(hallado["carpeta"], horas.MOODLE_PLANO), False
+    if not CANVAS_ANONIMA.match(nombre_del_miembro) and not MOODLE_SIN_NUMERO.match(nombre_del_miembro):
+        hallado = CANVAS.match(nombre_del_miembro) or CANVAS_TEXTO.match(nombre_del_miembro)
+        if hallado:
+            return horas.CANVAS, bool(hallado["tarde"])
+    return None, False
 
 
 def asignar(participantes, roster):
@@ -181,24 +197,26 @@ class Subida:
 
     def __init__(self, nombre):
         self.nombre = nombre
-        self.hora_subida = self.hora_escrita = None  # la de sus ficheros; la del texto que el LMS escribe al descargar
+        self.fecha_fiable = None   # la más tardía de sus ficheros subidos, de una descarga que guarda la de cada uno
+        self.por_que_no = None     # por qué las fechas de sus ficheros en la descarga no son las de su entrega
+        self.de_moodle = self.tarde_en_canvas = False
+        self.hora = horas.Hora(None, None, None)  # la de su entrega, cuando se han leído todas las descargas
         self.cuadernos, self.rechazos, self.vistos = [], [], []
         self.ficheros, self.bytes = limites.ENTRADAS_DE_SUBIDA, limites.BYTES_DE_SUBIDA
         self.comprimido = 0  # los bytes que subió, tal como están en la descarga del LMS
         self.expandido = 0   # los bytes que ha añadido descomprimir lo que subió
         self.agotada = None
 
-    @property
-    def hora(self):
-        """La hora de la entrega: la de sus ficheros; solo si no subió ninguno, la de su texto en línea."""
-        return self.hora_subida or self.hora_escrita
-
-    def fechar(self, hora, subido):
-        """Cuenta la hora de un fichero de la descarga; `subido`: un fichero que subió, no un texto en línea."""
-        if subido:
-            self.hora_subida = max(self.hora_subida or hora, hora)
+    def fechar(self, hora, subido, forma, por_que_no):
+        """Cuenta la fecha de un fichero de la descarga. Solo es la de su entrega si lo subió (el texto en línea lo
+        escribe el LMS al descargar) y si la descarga guarda la de cada fichero (`por_que_no`, si no)."""
+        self.de_moodle = self.de_moodle or forma != horas.CANVAS
+        if not subido:
+            self.por_que_no = self.por_que_no or "su texto en línea lleva la hora de la descarga"
+        elif por_que_no:
+            self.por_que_no = por_que_no
         else:
-            self.hora_escrita = max(self.hora_escrita or hora, hora)
+            self.fecha_fiable = max(self.fecha_fiable or hora, hora)
 
     def mirar(self, ruta, abrir, comprimido, hora, profundidad=0):
         """Un fichero subido (`abrir()` da su contenido): un cuaderno se guarda; en un archivo se mira dentro."""
@@ -369,6 +387,7 @@ class ExtraerDelLMS(ExtractorPlugin):
         release = os.path.join(coursedir.format_path(coursedir.release_directory, ".", coursedir.assignment_id), nombre)
         ids = ids_de_release(release) if os.path.exists(release) else set()
         subidas = self._leer_descargas(archive_path)
+        self._poner_horas(subidas)
         with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
             roster = [(s.id, s.first_name, s.last_name, s.lms_user_id) for s in gb.students]
             asignados = asignar({n: s.nombre for n, s in subidas.items()}, roster)
@@ -384,11 +403,14 @@ class ExtraerDelLMS(ExtractorPlugin):
                 self._dejar(extracted_path, estudiante, subida, ids, nombre)
 
     def _leer_descargas(self, archive_path):
-        """{número del LMS: Subida} de todas las descargas de archive/."""
-        subidas = {}
+        """{número del LMS: Subida} de todas las descargas de archive/; las hojas de calificaciones (.csv), aparte."""
+        subidas, self.hojas = {}, []
         for raiz, carpetas, ficheros in os.walk(archive_path):
             carpetas.sort()
             for fichero in sorted(ficheros):
+                if fichero.lower().endswith(".csv"):
+                    self.hojas.append(os.path.join(raiz, fichero))
+                    continue
                 try:
                     with zipfile.ZipFile(os.path.join(raiz, fichero)) as z:
                         self._leer_descarga(z, fichero, subidas)
@@ -412,20 +434,65 @@ class ExtraerDelLMS(ExtractorPlugin):
                            "submitted/<estudiante>/%s/ (docs/lms.md).", fichero, sin_numero[0].sin_numero,
                            mostrar(sin_numero[0].ruta), self.parent.coursedir.assignment_id)
             return
+        # Qué dicen de la hora las fechas de esta descarga: las de cada entrega, o la del momento de descargarla.
+        entradas = [(info, quien, forma(nombre_del_miembro(info)), fecha_del_zip(info.date_time, self.zona_horaria))
+                    for info, quien in quienes if quien is not None]
+        de_descarga = horas.fechas_de_descarga([horas.Entrada(f, q.numero, h, q.subido) for _, q, (f, _), h in entradas])
+        for por_que in sorted(set(de_descarga.values())):
+            self.log.warning("%s: sus fechas no son las de cada entrega: %s. No se usan para el descuento por retraso.",
+                             fichero, por_que)
         for info, quien in quienes:
-            if quien is None:
-                if not info.is_dir():
-                    self.log.warning("%s: «%s» no parece una entrega de Moodle ni de Canvas: se salta.",
-                                     fichero, mostrar(nombre_del_miembro(info)))
-                continue
+            if quien is None and not info.is_dir():
+                self.log.warning("%s: «%s» no parece una entrega de Moodle ni de Canvas: se salta.",
+                                 fichero, mostrar(nombre_del_miembro(info)))
+        for info, quien, (forma_, tarde), hora in entradas:
             subida = subidas.setdefault(quien.numero, Subida(quien.nombre))
-            hora = self._hora(info)
-            subida.fechar(hora, quien.subido)
+            por_que_no = de_descarga.get(forma_)
+            if quien.subido and not por_que_no:
+                hora = fecha_del_zip(info.date_time, self.zona_horaria, self.log)  # ahora sí, con su aviso si es dudosa
+            subida.fechar(hora, quien.subido, forma_, por_que_no)
+            subida.tarde_en_canvas = subida.tarde_en_canvas or tarde
             subida.comprimido += info.compress_size
             subida.mirar(quien.ruta, functools.partial(z.open, info), info.compress_size, hora)
 
-    def _hora(self, info):
-        return hora_del_lms(info.date_time, self.zona_horaria, self.log)
+    def _poner_horas(self, subidas):
+        """La hora de la entrega de cada participante (course/horas.py): de las hojas de calificaciones de Moodle que
+        haya junto a las descargas, de las fechas de la descarga si son las de cada entrega, o ninguna, diciendo por
+        qué y cómo darla."""
+        de_moodle = {n for n, s in subidas.items() if s.de_moodle}
+        hojas = horas.Hojas()
+        for ruta in self.hojas:
+            fichero = os.path.basename(ruta)
+            with open(ruta, "rb") as f:
+                hoja, problema = horas.leer_hoja(f.read(limites.HOJA_DE_CALIFICACIONES + 1), self.zona_horaria)
+            if problema is None and os.path.getsize(ruta) > limites.HOJA_DE_CALIFICACIONES:
+                problema = "ocupa más de %d MB" % (limites.HOJA_DE_CALIFICACIONES // limites.MIB)
+            if problema is None and de_moodle and not de_moodle & (set(hoja.horas) | set(hoja.malas)):
+                problema = ("ninguno de sus %d participantes tiene entrega en las descargas de Moodle de esta carpeta: "
+                            "¿es la de otra tarea?" % len(set(hoja.horas) | set(hoja.malas)))
+            if problema:
+                self.log.error("%s no es una hoja de calificaciones de Moodle que se pueda usar: %s. No se toma ninguna "
+                               "hora de ella.", fichero, problema)
+                continue
+            hojas.sumar(fichero, hoja)
+            for id_ in hoja.sin_participante[:5]:
+                self.log.warning("%s: «%s» no es el identificador de un participante («Participante123456»): se salta "
+                                 "su fila.", fichero, mostrar(id_))
+            self.log.info("%s: la hora de %d entregas, de su columna «Última modificación (entrega)».", fichero,
+                          sum(h is not None for h in hoja.horas.values()))
+        for numero, subida in subidas.items():
+            subida.hora = horas.elegir(numero, subida.de_moodle, hojas, subida.fecha_fiable, subida.por_que_no,
+                                       subida.tarde_en_canvas)
+        sin_hora = sorted(n for n, s in subidas.items() if s.hora.hora is None)
+        if hojas.leidas:
+            for numero in sin_hora:
+                if subidas[numero].de_moodle:
+                    self.log.warning("%s (número %s): sin hora de entrega: %s.", mostrar(subidas[numero].nombre),
+                                     numero, subidas[numero].hora.sin_hora)
+        if sin_hora:
+            self.log.warning("%s sin hora, y sin descuento por retraso (el informe dice por qué). %s.",
+                             "1 entrega se recoge" if len(sin_hora) == 1 else "%d entregas se recogen" % len(sin_hora),
+                             horas.COMO_DAR_LAS_HORAS.format(tarea=self.parent.coursedir.assignment_id))
 
     def _dejar(self, extracted_path, estudiante, subida, ids, nombre):
         """extracted/<estudiante>/ con su cuaderno (como `nombre`) o con el motivo de no tenerlo, fechado con la hora del LMS."""
@@ -440,7 +507,11 @@ class ExtraerDelLMS(ExtractorPlugin):
         destino = os.path.join(carpeta, nombre if datos is not None else NO_CORREGIDO)
         with open(destino, "wb") as f:
             f.write(datos if datos is not None else (motivo + "\n").encode("utf-8"))
-        os.utime(destino, (subida.hora.timestamp(), subida.hora.timestamp()))
+        if subida.hora.hora is None:  # sin hora: RecolectorLMS no la da, y el informe dice por qué
+            with open(os.path.join(carpeta, HORA_DESCONOCIDA), "w", encoding="utf-8") as f:
+                f.write(subida.hora.sin_hora + "\n")
+        else:
+            os.utime(destino, (subida.hora.hora.timestamp(), subida.hora.hora.timestamp()))
         if motivo:
             self.log.error("%s: sin cuaderno que corregir: %s.", estudiante, motivo)
 
@@ -452,14 +523,22 @@ def hora_del_lms(fecha, zona, log=None):
     ninguna (la que se salta en primavera). Se toma siempre la lectura más tardía de las dos: así nunca
     sale a tiempo una entrega que quizá llegó tarde (docs/amenazas.md).
     """
-    lecturas = {datetime.datetime(*fecha, tzinfo=ZoneInfo(zona), fold=f).astimezone(datetime.timezone.utc)
-                for f in (0, 1)}
-    if len(lecturas) > 1 and log is not None:
+    hora, dudosa = horas.mas_tardia(fecha, zona)
+    if dudosa and log is not None:
         log.warning("La hora %s del LMS cae en el cambio de hora de %s: se toma la más tardía de sus dos lecturas "
                     "(%s UTC), que nunca favorece a una entrega tardía.",
-                    datetime.datetime(*fecha).strftime("%Y-%m-%d %H:%M:%S"), zona,
-                    max(lecturas).strftime("%Y-%m-%d %H:%M:%S"))
-    return max(lecturas)
+                    datetime.datetime(*fecha).strftime("%Y-%m-%d %H:%M:%S"), zona, hora.strftime("%Y-%m-%d %H:%M:%S"))
+    return hora
+
+
+def fecha_del_zip(fecha, zona, log=None):
+    """La hora en UTC de la fecha `fecha` de una entrada de un zip: la más tardía que cabe en ella.
+
+    Un zip guarda la fecha de cada fichero como MS-DOS, con los segundos de dos en dos (PHP y Python los
+    redondean hacia abajo): un fichero de las 23:59:01 lleva 23:59:00. Se toma el segundo impar, el último
+    de los dos, con la hora local leída como en `hora_del_lms`.
+    """
+    return hora_del_lms(fecha, zona, log) + datetime.timedelta(seconds=1 - fecha[5] % 2)
 
 
 class RecolectorLMS(FileNameCollectorPlugin):
@@ -468,9 +547,11 @@ class RecolectorLMS(FileNameCollectorPlugin):
     def collect(self, submitted_file):
         estudiante = os.path.basename(os.path.dirname(submitted_file))
         fichero = os.path.basename(submitted_file)
-        if fichero not in (cuaderno(self.parent.coursedir.assignment_id), NO_CORREGIDO):
+        if fichero not in (cuaderno(self.parent.coursedir.assignment_id), NO_CORREGIDO, HORA_DESCONOCIDA):
             self.log.warning("%s no lo ha dejado ExtraerDelLMS: se salta.", submitted_file)
             return None
+        if fichero == HORA_DESCONOCIDA or os.path.exists(os.path.join(os.path.dirname(submitted_file), HORA_DESCONOCIDA)):
+            return {"student_id": estudiante, "file_id": fichero}  # sin hora: sin timestamp.txt
         hora = datetime.datetime.fromtimestamp(os.stat(submitted_file).st_mtime, datetime.timezone.utc)
         return {"student_id": estudiante, "file_id": fichero, "timestamp": hora.strftime("%Y-%m-%d %H:%M:%S UTC")}
 

@@ -2,8 +2,9 @@
 
 Como lo haría un profesor siguiendo el README: roster con la columna `lms_user_id` (`nbgrader db
 student import`), fecha de entrega, la tarea (que `make grade` genera al empezar), una descarga de Moodle y otra de Canvas en
-`downloaded/<tarea>/archive/`, `nbgrader zip_collect` y `make grade` (course/corregir.py), todo de
-verdad y en una sola pasada. Cada subida hostil solo cambia su propia fila: los honestos (también
+`downloaded/<tarea>/archive/` (descargadas después del plazo: Moodle 4.1 y Canvas fechan cada fichero con la
+hora de la descarga) junto a la hoja de calificaciones de Moodle, `nbgrader zip_collect` y `make grade`
+(course/corregir.py), todo de verdad y en una sola pasada. Cada subida hostil solo cambia su propia fila: los honestos (también
 los de nombres en cirílico, griego o chino, o los que entregan lo que descarga el sitio sin
 instalar) sacan todos sus puntos; los hostiles, su nota o «no corregido» con el motivo.
 """
@@ -11,18 +12,24 @@ instalar) sacan todos sus puntos; los hostiles, su nota o «no corregido» con e
 import datetime
 import re
 import shutil
+import tempfile
 import zipfile
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+from nbgrader.api import Gradebook
 
-from course import CUADERNO, NO_CORREGIDO, TAREA, corregir
+from course import CUADERNO, HORA_DESCONOCIDA, NO_CORREGIDO, TAREA, corregir, gradebook
 from course.entregas import escribir_entrega, leer_ejemplo
-from cursos import MAXIMO, nota_del_ejemplo
-from lms import (A_TIEMPO, MADRID, PLAZO, canvas, canvas_anonima, canvas_importa, comprimido, corregir as make_grade,
-                 descarga, filas, montar, moodle, moodle_de_grupo, moodle_importa_hoja, moodle_importa_zip, recoger,
-                 sin_apostrofo, tar_gz)
+from cursos import MAXIMO, nbgrader, nota_del_ejemplo
+from lms import (A_TIEMPO, FORMAS_DE_DESCARGA, MADRID, PLAZO, canvas, canvas_anonima, canvas_importa, comprimido,
+                 corregir as make_grade, descarga, descarga_de_la_clase, filas, hoja_de_moodle, montar, moodle,
+                 moodle_de_grupo, moodle_importa_hoja, moodle_importa_zip, recoger, sin_apostrofo, tar_gz)
 
-TARDE = datetime.datetime(2026, 3, 4, 10, 0)  # dos días y algo tarde: tres días empezados
+TARDE = datetime.datetime(2026, 3, 4, 10, 0, 20)  # dos días y algo tarde: tres días empezados
+DESCARGA = datetime.datetime(2026, 3, 5, 9, 30)   # cuando el profesor descarga las entregas, después del plazo
+A_TIEMPO_EN_LA_HOJA = A_TIEMPO + datetime.timedelta(seconds=59)  # la hoja da minutos: se toma el último segundo
 NO_SE_NOMBRAN = "=HYPERLINK(\"http://ejemplo.org\",\"pulsa\")"
 ROSTER = [
     ("agarcia", "Ana", "García López", "ana@example.org", "101"),
@@ -44,8 +51,13 @@ ROSTER = [
     ("tere", "Tere", "Texto", "tere@example.org", "115"),          # solo escribe un texto en línea
     ("pperez1", "Pablo", "Pérez", "p1@example.org", ""),             # dos con el mismo nombre y sin número
     ("pperez2", "Pablo", "Pérez", "p2@example.org", ""),
+    ("carmen", "Carmen", "Canvas", "carmen@example.org", "303"),    # por Canvas, a tiempo
 ]
-HONESTOS = ["agarcia", "bruiz", "ivan", "olga", "eleni", "wang", "lucia", "coma", "formula", "lms-120", "lms-199"]
+HONESTOS = ["agarcia", "bruiz", "carmen", "ivan", "olga", "eleni", "wang", "lucia", "coma", "formula", "lms-120",
+            "lms-199"]
+# De quién no se sabe la hora de entrega, y por qué: ninguno de ellos pierde puntos por retraso.
+SIN_HORA = {"bruiz": "Canvas la marca como entregada tarde (LATE)", "carmen": "Canvas pone a cada fichero",
+            "coma": "su fila de la hoja de calificaciones no da una hora", "lms-199": "no está en la hoja de calificaciones"}
 NO_CORREGIDOS = {"teo": "roto", "fausto": "no es un archivo", "bea": "bomba de descompresión", "mia": "ficheros", "rota": "JSON",
                  "tere": "ningún cuaderno (.ipynb)"}
 APARTADAS = {"*": "comodín", "mal\\xff": "UTF-8", ".oculta": "punto"}
@@ -88,8 +100,22 @@ def clase(procesos, tmp_path_factory):
         moodle("Pablo Pérez", 120, CUADERNO): (nb, A_TIEMPO),     # casa con dos del roster: no se adivina
         moodle("Zoe Zeta", 199, CUADERNO): (nb, A_TIEMPO),        # no está en el roster
     }
+    # Moodle 4.1 y después fechan cada fichero de la descarga con la hora en que se escribe: la de la descarga, para todos.
+    horas_de_verdad = {re.search(r"_(\d+)_assignsubmission_", n).group(1): h for n, (_, h) in moodle_.items()}
+    moodle_ = {n: (datos, DESCARGA + datetime.timedelta(seconds=2 * i)) for i, (n, (datos, _)) in enumerate(moodle_.items())}
     descarga(raiz, "moodle.zip", moodle_)
-    descarga(raiz, "canvas.zip", {canvas("Ruiz, Bruno", 302, TAREA + "-1.ipynb"): (nb, A_TIEMPO)})
+    # Y la hoja de calificaciones de esa tarea, junto al zip: la hora de cada entrega, la que Moodle usa para decir si es
+    # tardía. Juan tiene una fila que no es una fecha (solo pierde él su hora); Zoe no está (¿otro grupo?); Nadia, sin entrega.
+    horas_de_verdad.update({"101": A_TIEMPO + datetime.timedelta(seconds=20), "106": TARDE, "107": None, "113": "mañana"})
+    del horas_de_verdad["199"]
+    (raiz / "downloaded" / TAREA / "archive" / "Calificaciones-curso-tarea-41.csv").write_bytes(
+        hoja_de_moodle([(n, "x", h) for n, h in sorted(horas_de_verdad.items())]))
+    # Una hoja de otra tarea: ninguno de sus participantes está en la descarga, así que no se usa.
+    (raiz / "downloaded" / TAREA / "archive" / "Calificaciones-otra-tarea.csv").write_bytes(
+        hoja_de_moodle([("9001", "y", TARDE), ("9002", "z", TARDE)], "en"))
+    # Canvas fecha cada fichero con la hora en que hace el zip; «LATE» dice que Bruno entregó tarde, pero no cuánto.
+    descarga(raiz, "canvas.zip", {canvas("Ruiz, Bruno", 302, TAREA + "-1.ipynb", tarde=True): (nb, DESCARGA),
+                                  canvas("Canvas, Carmen", 303, TAREA + ".ipynb"): (nb, DESCARGA)})
     # Dos descargas que no dicen de quién es cada entrega: la de una tarea de Moodle 4.1 con entregas en grupo (el 101 es
     # el número de un grupo, no el de Ana) y la de una tarea de Canvas con calificación anónima (el 12345 es un código).
     escribir_entrega(raiz / "release" / TAREA / CUADERNO, leer_ejemplo(corregir.EJEMPLOS / "carla.toml")["respuestas"],
@@ -101,6 +127,13 @@ def clase(procesos, tmp_path_factory):
                                           canvas_anonima("Ab3dE", 9102, CUADERNO, tarde=True): (otro, TARDE)})
     (raiz / "downloaded" / TAREA / "archive" / "no-es-del-lms.zip").write_bytes(b"ni siquiera un zip")
     recogido, memoria = recoger(raiz)
+    # Una corrección anterior (de antes de la hoja, con una versión del curso que tomaba la fecha del zip) dejó en el
+    # gradebook la hora de la descarga como la de Juan: ahora que no se sabe, no debe quedarse ni quitarle puntos.
+    hecho = nbgrader(raiz, "generate_assignment", TAREA, "--force")
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    with Gradebook(gradebook(raiz)) as gb:
+        gb.update_or_create_submission(TAREA, "coma", timestamp=DESCARGA.replace(tzinfo=MADRID).astimezone(
+            datetime.timezone.utc))
     # Lo que un profesor copia a mano en submitted/: carpetas con nombres imposibles y un cuaderno roto.
     for nombre in (b"*", b"mal\xff", b".oculta"):
         carpeta = raiz / "submitted" / nombre.decode("utf-8", "surrogateescape") / TAREA
@@ -118,7 +151,8 @@ def test_zip_collect_no_se_para_y_cada_subida_va_a_la_carpeta_de_quien_la_subio(
     esperadas = sorted({e for e in HONESTOS} | {"tomas", "nico"} | set(NO_CORREGIDOS) | {"*", "mal\udcff", ".oculta"})
     assert carpetas == esperadas
     for estudiante in HONESTOS + ["tomas", "nico"]:
-        assert sorted(p.name for p in (raiz / "submitted" / estudiante / TAREA).iterdir()) == [CUADERNO, "timestamp.txt"]
+        sello = HORA_DESCONOCIDA if estudiante in SIN_HORA else "timestamp.txt"
+        assert sorted(p.name for p in (raiz / "submitted" / estudiante / TAREA).iterdir()) == sorted([CUADERNO, sello])
     assert "no-es-del-lms.zip no es una descarga del LMS" in recogido.stderr
 
 
@@ -135,7 +169,7 @@ def test_una_descarga_que_no_dice_de_quien_es_cada_entrega_no_se_recoge(clase):
     ana = raiz / "submitted" / "agarcia" / TAREA
     assert (ana / CUADERNO).read_bytes() == (raiz / "submitted" / "eleni" / TAREA / CUADERNO).read_bytes()
     assert (ana / "timestamp.txt").read_text().startswith(
-        A_TIEMPO.replace(tzinfo=MADRID).astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"))
+        A_TIEMPO_EN_LA_HOJA.replace(tzinfo=MADRID).astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"))
 
 
 def test_los_honestos_sacan_todos_sus_puntos_en_cualquier_escritura(clase):
@@ -158,10 +192,10 @@ def test_un_nombre_que_casa_con_varios_o_con_nadie_no_se_adivina(clase):
     assert "«Zoe Zeta» (número 199) no está en el roster" in recogido.stderr
 
 
-def test_la_hora_es_la_del_lms_y_no_la_de_un_timestamp_subido(clase):
+def test_la_hora_es_la_de_la_hoja_de_moodle_y_no_la_de_un_timestamp_subido(clase):
     raiz, _, _, _ = clase
     guardada = (raiz / "submitted" / "tomas" / TAREA / "timestamp.txt").read_text().strip()
-    esperada = TARDE.replace(tzinfo=MADRID).astimezone(datetime.timezone.utc)
+    esperada = TARDE.replace(second=59, tzinfo=MADRID).astimezone(datetime.timezone.utc)
     assert guardada.startswith(esperada.strftime("%Y-%m-%d %H:%M:%S")), guardada
     fila = filas(raiz)["tomas"]
     dias = -(-(TARDE.replace(tzinfo=MADRID) - PLAZO).total_seconds() // 86400)
@@ -266,6 +300,42 @@ def test_cada_fila_del_informe_dice_cuando_se_entrego_y_cuantos_dias_tarde(clase
     assert "Entregan tarde 1, y su nota ya lleva el descuento." in html
 
 
+def test_la_hora_de_la_descarga_nunca_es_la_de_una_entrega(clase):
+    """Las dos descargas son de después del plazo y sus fechas, las de la descarga: nadie pierde puntos por ellas. La
+    hoja de calificaciones da la hora a quien está en ella; a los demás, ninguna, y se dice por qué y cómo darla."""
+    raiz, recogido, _, grade = clase
+    notas = filas(raiz)
+    for estudiante in HONESTOS:
+        assert notas[estudiante]["late_submission_penalty"] in ("", "0.0"), notas[estudiante]
+    # En la terminal de zip_collect: por qué no valen las fechas de cada zip, y la hoja que no es de esta tarea.
+    assert "moodle.zip: sus fechas no son las de cada entrega: Moodle 4.1 y después" in recogido.stderr
+    assert "canvas.zip: sus fechas no son las de cada entrega: Canvas pone" in recogido.stderr
+    assert re.search(r"Calificaciones-otra-tarea.csv no es una hoja de calificaciones de Moodle que se pueda usar: "
+                     r"ninguno de sus 2 participantes", recogido.stderr)
+    assert re.search(r"Juan.*\(número 113\): sin hora de entrega: su fila de la hoja de calificaciones no da una hora: "
+                     r"«mañana» no es una fecha", recogido.stderr)
+    assert "4 entregas se recogen sin hora, y sin descuento por retraso" in recogido.stderr
+    # Quien no tiene hora: sin timestamp.txt, con el porqué, y sin hora en el CSV (ni la que dejó la recogida anterior).
+    for estudiante, motivo in SIN_HORA.items():
+        carpeta = raiz / "submitted" / estudiante / TAREA
+        assert not (carpeta / "timestamp.txt").exists() and motivo in (carpeta / "hora-desconocida.txt").read_text()
+        assert notas[estudiante]["timestamp"] == "" and notas[estudiante]["estado"] == "corregido", notas[estudiante]
+        assert motivo in notas[estudiante]["sin_hora"], notas[estudiante]  # el CSV dice por qué no hay hora
+    # Los demás, la de la hoja (el último segundo de su minuto), en el CSV también.
+    for estudiante in set(HONESTOS) - set(SIN_HORA):
+        guardada = (raiz / "submitted" / estudiante / TAREA / "timestamp.txt").read_text()
+        assert guardada.startswith("2026-03-01 09:15:59"), (estudiante, guardada)
+        assert notas[estudiante]["timestamp"].startswith("2026-03-01 09:15:59") and notas[estudiante]["sin_hora"] == ""
+    # La terminal de make grade y el informe dicen de quién no se sabe y cómo dar las horas.
+    linea = next(l for l in grade.stdout.splitlines() if "no se sabe la hora de entrega" in l)
+    assert "De 4 entregas" in linea and "la hoja de calificaciones" in linea, linea
+    assert set(re.search(r"\): (.*?)\. No llevan", linea).group(1).split(", ")) == set(SIN_HORA)
+    html = (raiz / "exports" / "informe.html").read_text(encoding="utf-8")
+    assert "De 4 entregas no se sabe la hora" in html
+    bruno = re.search(r'<tr id="e-bruiz">(.*?)</tr>', html, re.S).group(1)
+    assert "no se sabe" in bruno and "LATE" in bruno, bruno
+
+
 # --------------------------------------------------------------------------- de vuelta al LMS
 
 def _participantes(raiz):
@@ -358,5 +428,114 @@ def test_notas_xlsx_es_una_hoja_de_calculo_con_las_notas_del_csv(clase):
         assert x["estado"].value == c["estado"]
     por_id = {f["estudiante"].value: f for f in filas_}
     assert por_id["formula"]["nombre"].value == NO_SE_NOMBRAN and por_id["formula"]["nombre"].data_type == "s"
-    assert por_id["tomas"]["entregada"].value == TARDE and por_id["tomas"]["número en el LMS"].value == "106"
+    assert por_id["tomas"]["entregada"].value == TARDE.replace(second=59)
+    assert por_id["tomas"]["número en el LMS"].value == "106"
     assert por_id["tomas"]["descuento por retraso"].value == 3
+
+
+# --------------------------------------------------------------------------- la nota no depende de cuándo se descarga
+
+ALUMNOS = 3  # por forma de descarga y por descarga
+
+
+def _quien(j, forma, vez, alumno):
+    """(id en el roster, número en el LMS) del alumno `alumno` de la descarga número `vez` (0 o 1) en la forma `forma`
+    (la j-ésima): las dos descargas son de la misma clase, con los mismos cuadernos y las mismas horas, hechas en dos
+    momentos distintos."""
+    return "%s-%s-%d" % (forma, "ab"[vez], alumno), str(1000 * (j + 1) + 100 * vez + alumno + 1)
+
+
+@pytest.fixture(scope="module")
+def curso_por_descargar(procesos, tmp_path_factory):
+    """Un curso con el roster de todas las descargas de la prueba, la fecha de entrega y un cuaderno que entregar."""
+    roster = [(*_quien(j, forma, vez, alumno)[:1], "Alumno", "%s %d %d" % (forma, vez, alumno), "",
+               _quien(j, forma, vez, alumno)[1])
+              for j, forma in enumerate(FORMAS_DE_DESCARGA) for vez in (0, 1) for alumno in range(ALUMNOS)]
+    return montar(tmp_path_factory.mktemp("horas") / "curso", roster)
+
+
+def _descuento(raiz, estudiante):
+    """(hora de la entrega en UTC o None, segundos tarde, descuento) como los calcula nbgrader al corregir: la hora de su
+    timestamp.txt en el gradebook (autograde, init_assignment) y el descuento del complemento del curso sobre el máximo
+    (AssignLatePenalties), solo si llega tarde."""
+    from nbgrader.coursedir import CourseDirectory
+    from course.complementos import DescuentoPorRetraso
+
+    hora = CourseDirectory(root=str(raiz)).get_existing_timestamp(str(raiz / "submitted" / estudiante / TAREA))
+    with Gradebook(gradebook(raiz)) as gb:
+        entrega = gb.update_or_create_submission(TAREA, estudiante, **({"timestamp": hora} if hora else {}))
+        tarde = entrega.total_seconds_late
+    hora = hora and hora.replace(tzinfo=datetime.timezone.utc)  # nbgrader la da en UTC, sin zona
+    return hora, tarde, DescuentoPorRetraso().late_submission_penalty(estudiante, MAXIMO, tarde) if tarde > 0 else 0
+
+
+CERCA_DEL_PLAZO = st.one_of(st.integers(-150, 150), st.integers(-2 * 86400, 4 * 86400))
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(segundos=st.lists(CERCA_DEL_PLAZO, min_size=len(FORMAS_DE_DESCARGA) * ALUMNOS,
+                         max_size=len(FORMAS_DE_DESCARGA) * ALUMNOS),
+       despues=st.tuples(st.integers(0, 20 * 86400), st.integers(0, 20 * 86400)).filter(lambda d: d[0] != d[1]),
+       hojas=st.fixed_dictionaries({f: st.none() | st.sampled_from(["es", "en"]) for f in FORMAS_DE_DESCARGA
+                                    if f != "canvas"}))
+def test_la_nota_y_el_retraso_no_dependen_de_cuando_se_descarga(curso_por_descargar, segundos, despues, hojas):
+    """Cada forma de descarga de Moodle y de Canvas, hecha dos veces (Hypothesis elige cuándo, después de la última
+    entrega), con la hoja de calificaciones de Moodle junto al zip o sin ella: cada alumno sale igual en las dos (su
+    cuaderno, su hora o que no se sabe y por qué, y por tanto su retraso y su descuento). La hora que se usa nunca es
+    anterior a la de verdad (como mucho, el último segundo de su minuto); sin hora, no hay descuento y se dice por qué."""
+    base = curso_por_descargar
+    nb = (base / "release" / TAREA / CUADERNO).read_bytes()
+    plazo_local = PLAZO.replace(tzinfo=None)
+    de_verdad = {(forma, alumno): plazo_local + datetime.timedelta(seconds=segundos[j * ALUMNOS + alumno])
+                 for j, forma in enumerate(FORMAS_DE_DESCARGA) for alumno in range(ALUMNOS)}
+    ultima = max(de_verdad.values())
+    with tempfile.TemporaryDirectory() as tmp:
+        raiz = Path(tmp) / "curso"
+        shutil.copytree(base, raiz)
+        archivo = raiz / "downloaded" / TAREA / "archive"
+        for j, forma in enumerate(FORMAS_DE_DESCARGA):
+            for vez in (0, 1):
+                quienes = [_quien(j, forma, vez, alumno) for alumno in range(ALUMNOS)]
+                entregas = [("Alumno %s %d %d" % (forma, vez, alumno), numero, nb, de_verdad[forma, alumno])
+                            for alumno, (_, numero) in enumerate(quienes)]
+                momento = ultima + datetime.timedelta(seconds=despues[vez])
+                descarga(raiz, "%s-%d.zip" % (forma, vez), descarga_de_la_clase(forma, entregas, momento))
+                if hojas.get(forma):
+                    (archivo / ("Calificaciones-%s-%d.csv" % (forma, vez))).write_bytes(hoja_de_moodle(
+                        [(numero, nombre, hora) for nombre, numero, _, hora in entregas], hojas[forma]))
+        hecho, _ = recoger(raiz)
+        assert hecho.returncode == 0, hecho.stderr[-3000:]
+        for j, forma in enumerate(FORMAS_DE_DESCARGA):
+            for alumno in range(ALUMNOS):
+                una, otra = (_quien(j, forma, vez, alumno)[0] for vez in (0, 1))
+                dentro = [{p.name: p.read_bytes() for p in (raiz / "submitted" / e / TAREA).iterdir()} for e in (una, otra)]
+                assert dentro[0] == dentro[1], (forma, alumno, dentro[0].keys(), dentro[1].keys(), hecho.stderr[-3000:])
+                assert dentro[0][CUADERNO] == nb
+                hora, tarde, descuento = _descuento(raiz, una)
+                assert (hora, tarde, descuento) == _descuento(raiz, otra)
+                verdad = de_verdad[forma, alumno].replace(tzinfo=MADRID).astimezone(datetime.timezone.utc)
+                sin_hora = dentro[0].get(HORA_DESCONOCIDA, b"").decode()
+                # Con la hoja, todas las de Moodle tienen hora; sin ella, las de Moodle de 3.1 a 4.0 en carpetas y las
+                # de sin carpetas cuyas fechas no van seguidas; las de Moodle 4.1 y Canvas, nunca.
+                if forma == "moodle-plano-antes-de-4.1" and not hojas.get(forma):
+                    # Como las guarda el zip: con los segundos de dos en dos.
+                    fechas = [de_verdad[forma, a] - datetime.timedelta(seconds=de_verdad[forma, a].second % 2)
+                              for a in range(ALUMNOS)]
+                    seguidas = all(datetime.timedelta(0) <= b - a <= datetime.timedelta(minutes=5)
+                                   for a, b in zip(fechas, fechas[1:]))
+                    con_hora = not seguidas
+                else:
+                    con_hora = bool(hojas.get(forma)) or forma == "moodle-3.1"
+                assert (hora is not None) == con_hora, (forma, hojas, sin_hora)
+                if hora is None:
+                    assert sin_hora.strip() and (tarde, descuento) == (0, 0), (forma, sin_hora)
+                    if forma == "canvas":
+                        assert ("LATE" in sin_hora) == (verdad > PLAZO), sin_hora
+                    continue
+                assert not sin_hora
+                assert verdad <= hora < verdad + datetime.timedelta(minutes=1), (forma, verdad, hora)
+                assert (tarde > 0) == (hora > PLAZO) and (descuento > 0) == (tarde > 0)
+                if verdad > PLAZO:
+                    assert descuento > 0  # tarde de verdad: tarde con la hora que se usa
+                if verdad < PLAZO - datetime.timedelta(minutes=1):
+                    assert descuento == 0  # a tiempo, con su minuto entero antes del plazo: a tiempo

@@ -38,7 +38,7 @@ from nbformat.v4 import new_markdown_cell, new_notebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from course import NO_CORREGIDO, cuaderno, limites
+from course import HORA_DESCONOCIDA, NO_CORREGIDO, cuaderno, limites
 from course.cuestionario import registro, registros_de_la_celda
 from course.recoleccion import mostrar
 
@@ -357,9 +357,26 @@ def ajustar_autograde():
                 open(os.path.join(vista, os.path.basename(ruta)), "x").close()
             with _cambiado(curso, "submitted_directory", limpia):
                 preparar(self, assignment_id, student_id)
+        _olvidar_la_hora(curso, assignment_id, student_id)
 
     init_notebooks.del_curso = True
     Autograde.init_notebooks, Autograde.init_assignment = init_notebooks, init_assignment
+
+
+def _olvidar_la_hora(curso, tarea, estudiante):
+    """Si la recogida del LMS no sabe la hora de esta entrega (deja hora-desconocida.txt y ningún timestamp.txt),
+    el gradebook tampoco: nbgrader, sin timestamp.txt, deja la hora que tuviera, y la de una recogida anterior
+    (la de una descarga, por ejemplo) seguiría quitando puntos por un retraso que nadie sabe."""
+    from nbgrader.api import Gradebook
+
+    carpeta = curso.format_path(curso.submitted_directory, estudiante, tarea)
+    if not os.path.lexists(os.path.join(carpeta, HORA_DESCONOCIDA)) or os.path.lexists(os.path.join(carpeta, SELLOS[0])):
+        return
+    with Gradebook(curso.db_url, curso.course_id) as gb:
+        entrega = gb.find_submission(tarea, estudiante)
+        if entrega.timestamp is not None:
+            entrega.timestamp = None
+            gb.db.commit()
 
 
 @contextlib.contextmanager
