@@ -91,7 +91,9 @@ def curso(procesos, tmp_path_factory):
     with zipfile.ZipFile(archivo / "moodle.zip", "w") as z:
         for numero, nombre, codigo, hora in SUBIDAS.values():
             subido = _entregar(raiz, raiz / "subidas" / nombre, codigo) / CUADERNO
-            z.writestr(zipfile.ZipInfo(moodle(nombre, numero, "mi cuaderno.ipynb"),
+            # Una descarga de Moodle de 3.1 a 4.0, que guarda la fecha de cada fichero: la de su entrega (la de 4.1 y
+            # después lleva la de la descarga, y necesita la hoja de calificaciones al lado: test_entregas_lms).
+            z.writestr(zipfile.ZipInfo(moodle(nombre, numero, "mi cuaderno.ipynb", "carpetas-3.1"),
                                        date_time=hora.astimezone(MADRID).timetuple()[:6]), subido.read_bytes())
     recogida = _bien(_orden(raiz, "-m", "nbgrader", "zip_collect", DOBLE))
 
