@@ -13,7 +13,7 @@ if RAIZ not in sys.path:
 
 import course  # noqa: E402
 from course import limites, recoleccion  # noqa: E402
-from course.aislado import entrada  # noqa: E402
+from course.aislado import entrada, retroalimentacion  # noqa: E402
 
 c = get_config()  # noqa: F821 (nbgrader la define al cargar este fichero)
 
@@ -87,7 +87,8 @@ c.GenerateFeedback.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.
 # JavaScript ni vistas de widgets, y el HTML del markdown y de las salidas limpio (nh3), bajo una
 # política de seguridad que no deja correr ningún script (course/aislado/retroalimentacion.py).
 c.GenerateFeedback.HTMLExporter.sanitize_html = True
-c.GenerateFeedback.HTMLExporter.filters = {"clean_html": "course.aislado.retroalimentacion.limpiar_html"}
+c.GenerateFeedback.HTMLExporter.filters = {  # y el código, coloreado con topes: course/aislado/retroalimentacion.py
+    nombre: "course.aislado.retroalimentacion." + filtro.__name__ for nombre, filtro in retroalimentacion.FILTROS.items()}
 
 # Entregar tarde resta un punto por día empezado de retraso (con una fecha de entrega en el
 # gradebook: `nbgrader db assignment add errores-como-observaciones --duedate=...`).

@@ -80,6 +80,8 @@ NIVELES_AL_CONTAR = 20          # niveles de un mensaje del núcleo que se recor
 FICHEROS_DE_LA_TAREA = 100      # ficheros de la carpeta de la tarea que ve, de solo lectura, el núcleo enjaulado
 TEXTO_DEL_CORRECTOR = 20_000    # caracteres de cada texto que escribe el corrector de confianza en una celda (su veredicto,
                                 # que puede citar lo que devuelve o lanza la respuesta) o en el resumen; más se corta y se dice
+CODIGO_A_COLOREAR = 10_000      # caracteres de un bloque de código que se colorean en la retroalimentación; más, sin colores
+COLOREADO_POR_PAGINA = 60_000   # y de todos los de una página (la lección entera tiene unos 18 000)
 
 # La jaula (course/aislado/jaula.py). Todo lo escribible de una jaula es un tmpfs (memoria) con tope de bytes
 # y de ficheros (cada fichero, aun vacío, gasta memoria del núcleo de Linux); lo demás es de solo lectura.

@@ -92,8 +92,18 @@ k = get_ipython().kernel
 parte = b"p" * %d
 k.session.send(k.iopub_socket, "stream", {"name": "stdout", "text": "partes"}, buffers=[parte] * %d)
 time.sleep(0.5)""" % (PARTE, PARTES))
+# Código que el analizador de IPython de Pygments (el del cuaderno) colorea en un tiempo que crece con el cuadrado de
+# cada línea: en la respuesta (líneas que aún compilan: más hondas, Python no las compila), y en un bloque de
+# código de una salida Markdown, que elige su analizador por su nombre. Sin topes, generate_feedback tardaba en
+# pintar solo ese bloque más de un minuto.
+LINEA_CUADRATICA = "a." * 2_500 + "a"
+BLOQUE_CUADRATICO = "b." * 40_000 + "b"
+COLOREADORA = ("\n# Para probar: líneas largas que colorear.\ndef _nunca():\n" + "    x = %s\n" % LINEA_CUADRATICA * 8
+               + _solo_en_el_nucleo("from IPython.display import Markdown, display\n"
+                                    "display(Markdown('```ipython3\\n%s\\n```'))" % BLOQUE_CUADRATICO))
 AÑADIDO_A_LA_RESPUESTA = {"honesta": "", "bucle": BUCLE, "sin_interrupcion": SIN_INTERRUPCION,
-                          "dormilona": DORMILONA, "acaparadora": ACAPARADORA, "mil_partes": MIL_PARTES}
+                          "dormilona": DORMILONA, "acaparadora": ACAPARADORA, "mil_partes": MIL_PARTES,
+                          "coloreadora": COLOREADORA}
 # Celdas de la lección (sin marcas de nbgrader) que el curso temporal pone tras la respuesta `ejecutar`:
 # rápidas en las demás entregas, de SUEÑO segundos cada una en la dormilona, y sin sitio todas en el cuaderno.
 CELDA_DE_LA_LECCION = "# Una celda más de la lección.\nNone\n"
@@ -351,3 +361,14 @@ def test_un_mensaje_de_mil_partes_no_llena_la_memoria_de_nbgrader(corregido):
                      for o in c.outputs)
     assert "ha mandado mensajes que ocupaban más de %d MB" % (limites.MEMORIA_DE_LOS_MENSAJES // limites.MIB) in textos
     assert corregido["notas"]["mil_partes"] == corregido["notas"]["honesta"] == corregido["maximo"]
+
+
+# 6. Colorear el código de una entrega en su retroalimentación no cuesta lo que ella quiera.
+
+def test_el_codigo_que_tarda_en_colorearse_sale_sin_colores_y_lo_demas_con_ellos(corregido):
+    retro = corregido["retro"]["coloreadora"]
+    # Las dos cosas están, enteras y sin pasar por Pygments (que pondría cada elemento en su <span>).
+    assert LINEA_CUADRATICA in retro and BLOQUE_CUADRATICO in retro
+    assert corregido["notas"]["coloreadora"] == corregido["maximo"]
+    # El resto del código de la lección, y el de la respuesta honesta, sí se colorea (como Python).
+    assert '<span class="nf">ejecutar</span>' in corregido["retro"]["honesta"]

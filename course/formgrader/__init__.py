@@ -154,20 +154,20 @@ def entorno_de_plantillas(de_nbgrader):
 def pagina_de_corregir(config):
     """El exportador de la página de corregir una entrega: la plantilla plantillas/corregir/.
 
-    Lo que viene de la entrega (el HTML de sus salidas y de su Markdown) pasa por el mismo filtro que la
-    retroalimentación (course/aislado/retroalimentacion.py), y sus salidas JavaScript no se pintan: el
-    profesor abre aquí cuadernos de cualquiera.
+    Lo que viene de la entrega (el HTML de sus salidas y de su Markdown) pasa por los mismos filtros que la
+    retroalimentación (course/aislado/retroalimentacion.py: limpio, y el código coloreado con topes), y sus
+    salidas JavaScript no se pintan: el profesor abre aquí cuadernos de cualquiera.
     """
     from nbconvert.exporters import HTMLExporter
 
-    from ..aislado.retroalimentacion import limpiar_html
+    from ..aislado.retroalimentacion import FILTROS
 
     class PaginaDeCorregir(HTMLExporter):
         def from_notebook_node(self, nb, resources=None, **kw):
             return super().from_notebook_node(nb, dict(resources or {}, guiones=GUIONES), **kw)
 
     return PaginaDeCorregir(config=config, template_name="corregir", extra_template_basedirs=[str(PLANTILLAS)],
-                            sanitize_html=True, filters={"clean_html": limpiar_html})
+                            sanitize_html=True, filters=dict(FILTROS))
 
 
 # --------------------------------------------------------------------------- los guiones, traducidos
