@@ -39,7 +39,7 @@ def test_una_linea_que_el_analizador_de_ipython_tarda_el_cuadrado_en_colorear_sa
        largo=st.sampled_from([0, limites.CODIGO_A_COLOREAR]))
 def test_en_el_markdown_de_una_salida_solo_se_colorea_python_y_con_tope(lenguaje, codigo, largo):
     """Un bloque de código de una salida Markdown elegía cualquier analizador de Pygments por su nombre."""
-    codigo = codigo + "x" * largo
+    codigo = "x" + codigo + "x" * largo  # algo que colorear: un bloque vacío no tiene ningún elemento
     html = markdown_acotado(_pagina(), "```%s\n%s\n```\n" % (lenguaje, codigo))
     se_colorea = lenguaje.lower() in PYTHON and len(codigo) + 1 <= limites.CODIGO_A_COLOREAR
     assert _coloreado(html) == se_colorea, (lenguaje, len(codigo), html[:300])
