@@ -290,6 +290,10 @@ def test_en_el_navegador_sin_alarmas_una_llamada_que_no_acaba_tambien_se_corta(m
     with pytest.raises(NoTermina, match="tu ejecutar no ha terminado en 1 segundo con la llamada t2"):
         en_prueba(_repite_sin_fin)(llamada("t2", "leer", ruta="recetas/salmorejo.txt"), dict(ENTORNO))
     assert sys.gettrace() is None  # el trazador se quita al salir
+    try:  # y no deja la excepción del except que cortó como contexto de las de después
+        raise ValueError("después")
+    except ValueError as despues:
+        assert despues.__context__ is None, repr(despues.__context__)
     assert en_prueba(ejecutar_correcto)(llamada("t3", "leer", ruta="lista.txt"), dict(ENTORNO)) == \
         resultado("t3", ENTORNO["lista.txt"])
     salida = io.StringIO()

@@ -305,7 +305,10 @@ def _tope_sin_alarmas(segundos):
     limite = time.monotonic() + segundos
 
     def _traza(marco, evento, arg):
-        if time.monotonic() > limite:
+        # Lanzada mientras se atiende otra excepción (en un except), Python dejaría esa otra como «en curso» y
+        # saldría de contexto en todas las trazas de después: se espera a salir del except, medio segundo como mucho.
+        ahora = time.monotonic()
+        if ahora > limite and (sys.exc_info()[0] is None or ahora > limite + 0.5):
             raise Agotado()
         return _traza
     anterior = sys.gettrace()
