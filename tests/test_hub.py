@@ -306,7 +306,8 @@ def recorrido(hub, navegador):
         # Dora, desde su cuenta: una entrega hostil de cada clase (_trampas_de_dora).
         r.trampas, r.intentos = _trampas_de_dora(hub)
 
-        # 3. Recoger, corregir en la jaula y publicar la retroalimentación.
+        # 3. Recoger, corregir en la jaula y publicar la retroalimentación, con su usuario (no es root).
+        r.quien_corrige = r.en_la_terminal("id -un; id -u", 4).split()
         r.correccion = r.en_la_terminal(
             f"nbgrader collect {TAREA} && make grade && nbgrader release_feedback {TAREA}", 3)
 
@@ -373,6 +374,25 @@ print(json.dumps(resultado))
 """
 
 
+# Lo que Dora añade a su respuesta: se ejecuta al corregir, en la jaula, y dice qué ha podido leer.
+RESPUESTA_CON_SONDA = "ejecutar"
+_DESDE_LA_JAULA = """for ruta in %r:
+    try:
+        with open(ruta, "rb") as f:
+            print("LEÍDO", ruta, f.read(20))
+    except OSError as error:
+        print("sin leer", ruta, type(error).__name__)
+"""
+
+
+def _de_la_profesora(hub):
+    """Lo que ningún estudiante debe leer: el cuaderno fuente, el gradebook y la clave de la copia de la profesora, las
+    contraseñas del hub y el trabajo de Ana."""
+    copia = hub["casas"][PROFESORA] / curso_hub.COPIA
+    return [copia / "source" / TAREA / CUADERNO, copia / "gradebook.db", copia / "course" / "cuestionario.py",
+            hub["hub"].estado / "claves.txt", hub["casas"][ANA] / RUTA]
+
+
 def _trampas_de_dora(hub):
     """Lo que hace Dora desde su cuenta antes de que la profesora recoja, una entrega hostil de cada clase:
 
@@ -389,11 +409,13 @@ def _trampas_de_dora(hub):
     for orden in (["nbgrader", "fetch_assignment", TAREA], ["nbgrader", "submit", TAREA, f"--student={ANA}"]):
         hecho = cuentas.como(DORA, orden, entorno)
         assert hecho.returncode == 0, hecho.stdout + hecho.stderr
-    # Lo suyo, contestado, fuera de plazo (la profesora ya lo ha cerrado).
+    # Lo suyo, contestado, fuera de plazo (la profesora ya lo ha cerrado); al final de su respuesta, un trozo que, al
+    # corregir (en la jaula, con el usuario de la profesora), intenta leer lo de la profesora y de Ana.
     suyo = hub["casas"][DORA] / RUTA
-    contestado = nbformat.writes(rellenar(nbformat.read(suyo, as_version=4),
-                                          {g: r for g, r in leer_ejemplo(EJEMPLOS / "ana.toml")["respuestas"].items()
-                                           if g in nv.celdas_por_grade_id(suyo)}))
+    respuestas = {g: r for g, r in leer_ejemplo(EJEMPLOS / "ana.toml")["respuestas"].items()
+                  if g in nv.celdas_por_grade_id(suyo)}
+    respuestas[RESPUESTA_CON_SONDA] += "\n\n" + _DESDE_LA_JAULA % [str(r) for r in _de_la_profesora(hub)]
+    contestado = nbformat.writes(rellenar(nbformat.read(suyo, as_version=4), respuestas))
     hecho = cuentas.como(DORA, ["python", "-c", f"import sys; open({str(suyo)!r}, 'w', encoding='utf-8').write("
                                                 "sys.stdin.read())"], entorno, entrada=contestado)
     assert hecho.returncode == 0, hecho.stderr
@@ -433,10 +455,7 @@ def _trampas_de_dora(hub):
         "    os.utime(os.path.join(adelantada, nombre), (946684800, 946684800))\n")], entorno)
     assert hecho.returncode == 0, hecho.stderr
     datos = json.dumps({"curso": str(inbound.parent), "raiz": str(inbound.parent.parent), "tarea": TAREA,
-                        "cuaderno": CUADERNO, "de_la_profesora": [
-                            str(fuente / CUADERNO), str(hub["casas"][PROFESORA] / curso_hub.COPIA / "gradebook.db"),
-                            str(hub["casas"][PROFESORA] / curso_hub.COPIA / "course" / "cuestionario.py"),
-                            str(hub["casas"][ANA] / RUTA)]})
+                        "cuaderno": CUADERNO, "de_la_profesora": [str(r) for r in _de_la_profesora(hub)]})
     hecho = cuentas.como(DORA, ["python", "-c", _INTENTOS_DE_DORA], entorno, entrada=datos)
     assert hecho.returncode == 0, hecho.stderr
     return nombres, json.loads(hecho.stdout)
@@ -476,6 +495,8 @@ def _notas(hub):
 
 
 def test_make_grade_corrige_lo_recogido_con_el_descuento_por_retraso(recorrido, hub):
+    # Corrige la profesora, sin ser root: la jaula sin privilegios (espacio de usuarios) da a Ana su nota entera.
+    assert recorrido.quien_corrige[0] == PROFESORA and recorrido.quien_corrige[1] != "0", recorrido.quien_corrige
     notas = _notas(hub)
     assert notas[ANA] == (leer_ejemplo(EJEMPLOS / "ana.toml")["nota_formativo"], 0), (notas, recorrido.correccion[-6000:])
     carla = leer_ejemplo(EJEMPLOS / "carla.toml")["nota_formativo"]
@@ -484,7 +505,7 @@ def test_make_grade_corrige_lo_recogido_con_el_descuento_por_retraso(recorrido, 
     with open(hub["casas"][PROFESORA] / curso_hub.COPIA / "exports" / "notas.csv", encoding="utf-8") as f:
         filas = list(csv.DictReader(f))
     exportadas = {fila["student_id"]: float(fila["score"]) for fila in filas if fila["score"]}
-    assert exportadas == {ANA: notas[ANA][0], CARLA: carla - 1, DORA: notas[DORA][0] - 1}, exportadas
+    assert exportadas == {ANA: notas[ANA][0], CARLA: carla - 1, DORA: notas[DORA][0] - notas[DORA][1]}, exportadas
     # Nadie de fuera del roster tiene fila (las filas sin nota son las del roster que no han entregado: ninguna).
     assert {f["student_id"] for f in filas} == {ANA, CARLA, DORA}, filas
     assert ANA in recorrido.correccion and CARLA in recorrido.correccion, recorrido.correccion[-3000:]
@@ -536,20 +557,32 @@ def test_lo_que_deja_dora_a_nombre_de_otros_se_aparta_y_ana_conserva_su_nota(rec
 
 
 def test_dora_entrega_tarde_aunque_cambie_el_nombre_y_las_fechas(recorrido, hub):
-    """Su entrega, con las respuestas de Ana, llegó cerrado el plazo; el nombre de su carpeta, su timestamp.txt y las
-    fechas de sus ficheros dicen el año 2000, y aun así cuenta como tarde: un punto menos, solo en su fila."""
-    ana = leer_ejemplo(EJEMPLOS / "ana.toml")["nota_formativo"]
-    assert _notas(hub)[DORA] == (ana, 1), (_notas(hub), recorrido.correccion[-4000:])
+    """Su entrega llegó cerrado el plazo; el nombre de su carpeta, su timestamp.txt y las fechas de sus ficheros dicen
+    el año 2000, y aun así cuenta como tarde, con la hora en que la hizo. (Su nota es la que el corrector da a su
+    respuesta, que además intenta leer ficheros: solo su fila.)"""
+    from nbgrader.api import Gradebook
+
     copia = hub["casas"][PROFESORA] / curso_hub.COPIA
     hora = (copia / "submitted" / DORA / TAREA / "timestamp.txt").read_text()
     assert not hora.startswith("2000"), hora
+    with Gradebook(gradebook(copia)) as gb:
+        entrega = gb.find_submission(TAREA, DORA)
+        assert entrega.timestamp > datetime.datetime(2001, 1, 1) and entrega.total_seconds_late > 0, (
+            entrega.timestamp, entrega.total_seconds_late)
 
 
-def test_dora_no_cambia_el_intercambio_ni_lee_lo_de_la_profesora(recorrido):
+def test_dora_no_cambia_el_intercambio_ni_lee_lo_de_la_profesora(recorrido, hub):
     intentos = recorrido.intentos
     assert len(intentos) >= 13, intentos
     hechos = {que: r for que, r in intentos.items() if not r.startswith("no: ")}
     assert not hechos, f"{DORA} ha podido: {hechos}"
+    # Tampoco su cuaderno al corregirse, en la jaula de la profesora (que no es root: un espacio de usuarios).
+    corregido = nbformat.read(hub["casas"][PROFESORA] / curso_hub.COPIA / "autograded" / DORA / TAREA / CUADERNO,
+                              as_version=4)
+    celda, = [c for c in corregido.cells if c.metadata.get("nbgrader", {}).get("grade_id") == RESPUESTA_CON_SONDA]
+    salida = "".join(o.get("text", "") for o in celda.get("outputs", []))
+    lineas = [l for l in salida.splitlines() if "leer" in l or "LEÍDO" in l]
+    assert len(lineas) == len(_de_la_profesora(hub)) and all(l.startswith("sin leer ") for l in lineas), celda
 
 
 def test_tareas_ensena_el_plazo_y_si_cada_entrega_llego_tarde(recorrido):

@@ -9,7 +9,7 @@ adelantadas en el nombre, en `timestamp.txt` y en la fecha de los ficheros, sin 
 y, tras cada recogida, comprueba que las filas de los honestos son exactamente las de una recogida sin
 ellas y que la del tramposo solo puede tener lo suyo, con la hora en que lo hizo.
 
-Necesita root (crea los usuarios ic-profe, ic-ana, ic-bruno e ic-malo, que borra al acabar) y el
+Necesita root (crea los usuarios ic-profe, ic-ana, ic-bruno, ic-malo e ic-fuera, que borra al acabar) y el
 entorno de Python del hub (el de test_hub.py, en $TMPDIR/curso-harness-hub-pruebas; la primera vez
 tarda unos minutos).
 """
@@ -31,6 +31,7 @@ from course.intercambio import visible
 from nbgrader.utils import parse_utc
 
 PROFESORA, ANA, BRUNO, MALO = "ic-profe", "ic-ana", "ic-bruno", "ic-malo"
+FUERA = "ic-fuera"  # un usuario de la máquina que no está en el roster: también puede escribir en el intercambio
 HONESTOS = (ANA, BRUNO)
 BASE = cuentas.DESTINO / "intercambio-pruebas"
 RAIZ_DEL_INTERCAMBIO = BASE / "intercambio"
@@ -140,7 +141,7 @@ def clase(procesos):
     """Profesora, dos honestos y un tramposo, con la tarea publicada y entregada; y la recogida sin trampas."""
     if os.geteuid() != 0:
         pytest.skip("El intercambio con usuarios de verdad necesita root (crea usuarios del sistema) / needs root.")
-    usuarios = (PROFESORA, ANA, BRUNO, MALO)
+    usuarios = (PROFESORA, ANA, BRUNO, MALO, FUERA)
     with cuentas.cerrojo():
         cuentas.borrar(*usuarios)
         shutil.rmtree(BASE, ignore_errors=True)
@@ -248,7 +249,7 @@ _CONTROL = st.text(st.characters(codec="utf-8", exclude_characters="/\0", catego
                    min_size=1, max_size=3)
 _RARO = st.binary(min_size=1, max_size=6).filter(lambda b: b"/" not in b and b"\0" not in b)
 _QUIEN = st.one_of(
-    st.sampled_from([ANA, BRUNO, MALO, "ic-nadie", "root", ""]).map(str.encode),
+    st.sampled_from([ANA, BRUNO, MALO, FUERA, "ic-nadie", "root", ""]).map(str.encode),
     st.tuples(st.sampled_from([ANA, MALO, ""]), _CONTROL).map(lambda t: (t[0] + t[1]).encode()),
     st.tuples(st.sampled_from([ANA, MALO]), _RARO).map(lambda t: t[0].encode() + t[1]),
 )
@@ -293,10 +294,10 @@ def carpetas_hostiles(draw, fuente):
     return carpetas
 
 
-def _construir(carpetas):
+def _construir(carpetas, quien):
     inbound = RAIZ_DEL_INTERCAMBIO / curso_hub.CURSO / "inbound"
     datos = json.dumps({"inbound": str(inbound), "carpetas": carpetas})
-    hecho = cuentas.como(MALO, ["python", "-c", CONSTRUIR], ENTORNO["entorno"], entrada=datos)
+    hecho = cuentas.como(quien, ["python", "-c", CONSTRUIR], ENTORNO["entorno"], entrada=datos)
     assert hecho.returncode == 0, hecho.stderr[-3000:]
 
 
@@ -322,10 +323,11 @@ def fuente(clase):
 @given(datos=st.data())
 def test_una_carpeta_hostil_solo_cambia_la_fila_de_quien_la_deja(clase, fuente, datos):
     carpetas = datos.draw(carpetas_hostiles(fuente))
+    quien = datos.draw(st.sampled_from([MALO, MALO, FUERA]), label="quién las crea")
     inicio = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None) - datetime.timedelta(seconds=1)
     time.sleep(0.01)
     try:
-        _construir(carpetas)
+        _construir(carpetas, quien)
         filas, salida = _recoger()
     finally:
         _quitar(_rutas(carpetas))
@@ -336,6 +338,7 @@ def test_una_carpeta_hostil_solo_cambia_la_fila_de_quien_la_deja(clase, fuente, 
     # El tramposo: lo suyo de antes, o lo que acaba de dejar (con la hora en que lo ha dejado), nunca lo de otro.
     malo = filas[MALO]
     if malo != clase["filas"][MALO]:
+        assert quien == MALO, "lo que crea otro usuario ha cambiado la fila de %s" % MALO
         assert _hora(malo) >= inicio, (malo.get("timestamp.txt"), inicio)
         suyo = {bytes.fromhex(v) for c in carpetas for n, k, v in c["dentro"] if n == CUADERNO and k == "fichero"}
         assert CUADERNO not in malo or malo[CUADERNO] in suyo, malo.get(CUADERNO, b"")[:200]
@@ -344,7 +347,7 @@ def test_una_carpeta_hostil_solo_cambia_la_fila_de_quien_la_deja(clase, fuente, 
     # Cada carpeta que no es del tramposo a su propio nombre se aparta con una línea, y los nombres salen escapados.
     for c in carpetas:
         nombre = os.fsdecode(bytes.fromhex(c["nombre"]))
-        if not nombre.startswith(f"{MALO}+{TAREA}+") or c["tipo"] != "carpeta":
+        if quien != MALO or not nombre.startswith(f"{MALO}+{TAREA}+") or c["tipo"] != "carpeta":
             assert f"Entrega apartada, sin recoger: «{visible(nombre)}»" in salida, (nombre, salida)
     raros = {ch for ch in salida if not (ch.isprintable() or ch == "\n")}
     assert not raros, f"caracteres de control en la salida de collect: {raros!r}"

@@ -22,8 +22,10 @@ systemd (y dice cómo pararlo), y si no, aquí mismo hasta Ctrl+C. En él:
   para el profesor (formgrader, crear tareas) y nbgrader-<curso> para los estudiantes (sin ellos);
 - todos ven JupyterLab en español, sin noticias, con la extensión del curso («Validar», «Tareas» con
   los plazos, el menú «Curso») y con `harness` instalado; el paquete del curso (`course`: la corrección
-  y la clave del cuestionario) no está en su entorno, solo en la copia del profesor, y la copia del
-  curso del administrador se cierra a los demás usuarios: el hub no lee nada de ella al correr;
+  y la clave del cuestionario) no está en su entorno, solo en la copia del profesor (la preparación lo
+  comprueba con el usuario de un estudiante en cada Python que puede usar, y desinstala un `pip install .`
+  del entorno del hub), y la copia del curso del administrador se cierra a los demás usuarios: el hub no
+  lee nada de ella al correr;
 - jupyterhub-idle-culler para los servidores que llevan una hora sin actividad, y el registro del
   hub rota por tamaño (course/hub/registro.py).
 
