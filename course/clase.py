@@ -22,7 +22,7 @@ from typing import NamedTuple
 from . import TAREA, gradebook, recoleccion, trabajador
 from .colocar import colocar_cuadernos
 from .estado import CORREGIDO, SIN_CORREGIR, SIN_ENTREGA, Entrega, entregas, estado, leer, notas  # noqa: F401 (aquí, como antes)
-from .exportar import LMS, escribir_csv, escribir_xlsx, exportar_al_lms, sin_numero
+from .exportar import LMS, exportar_al_lms, exportar_notas, sin_numero
 from .formato import zona_horaria
 from .horas import COMO_DAR_LAS_HORAS
 from .informe import escribir_informe
@@ -213,19 +213,6 @@ def _entregas(pares):
 
 def _ids(pares):
     return ", ".join(recoleccion.mostrar(i, 200) for i, _ in pares)
-
-
-def exportar_notas(raiz, clase, config):
-    """exports/notas.csv y notas.xlsx, como los escribe `nbgrader export`: cada tarea del gradebook; la de `clase`,
-    de ella."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(gradebook(raiz)) as gb:
-        clases = [clase if t.name == clase.tarea else leer(raiz, t.name, gb, detalles=False)
-                  for t in gb.assignments]
-    csv_ = escribir_csv(raiz / "exports" / "notas.csv", clases)
-    escribir_xlsx(raiz / "exports" / "notas.xlsx", clases, zona_horaria(config))
-    return csv_
 
 
 def _desde_aqui(ruta):

@@ -15,7 +15,7 @@ from nbgrader.preprocessors import OverwriteCells
 from traitlets import Float
 
 from .formato import zona_horaria
-from .estado import dias_de_retraso, leer, nota_con_descuento  # noqa: F401 (nota_con_descuento, también aquí: vivía en este módulo)
+from .estado import dias_de_retraso, descuentos_al_dia, leer, nota_con_descuento  # noqa: F401 (nota_con_descuento, también aquí: vivía en este módulo)
 from .exportar import FORMULA, escribir_csv, escribir_xlsx, sin_formula  # noqa: F401 (FORMULA y sin_formula vivían aquí)
 
 
@@ -61,8 +61,11 @@ class NotasSinFormulas(ExportPlugin):
         raiz = CourseDirectory(config=self.config).root
         destino = self.to or os.path.join(raiz, "exports", "notas.csv")
         self.log.info("Notas en %s", destino)
-        clases = [leer(raiz, tarea.name, gradebook, detalles=False) for tarea in gradebook.assignments
-                  if not self.assignment or tarea.name in self.assignment]
+        tareas = [t.name for t in gradebook.assignments if not self.assignment or t.name in self.assignment]
+        for tarea in tareas:  # con una nota puesta a mano, el descuento por retraso que toca con ella
+            descuentos_al_dia(CourseDirectory(config=self.config).db_url, tarea, self.config)
+        gradebook.db.expire_all()
+        clases = [leer(raiz, tarea, gradebook, detalles=False) for tarea in tareas]
         escribir_csv(destino, clases, self.student)
         if not self.to:  # y la misma hoja, para abrirla con doble clic en una hoja de cálculo en español
             escribir_xlsx(os.path.join(raiz, "exports", "notas.xlsx"), clases, zona_horaria(self.config), self.student)

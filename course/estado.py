@@ -82,10 +82,44 @@ def estado(raiz, tarea, estudiante, en_el_gradebook):
 
 # --------------------------------------------------------------------------- la nota que cuenta
 
+def descuento_que_cuenta(entrega):
+    """Los puntos que quita el retraso a una entrega (o a un cuaderno) del gradebook: el que apuntó nbgrader, sin
+    pasar de los puntos de ahora (una nota bajada a mano después). Para subirlo a lo que toca con los puntos de
+    ahora, descuentos_al_dia."""
+    return max(0.0, min(entrega.score or 0.0, entrega.late_submission_penalty or 0.0))
+
+
+def descuentos_al_dia(db_url, tarea, config):
+    """Vuelve a poner el descuento por retraso de cada entrega de `tarea` con sus puntos de ahora.
+
+    nbgrader lo pone al corregir (AssignLatePenalties, con el complemento de `config`: DescuentoPorRetraso), y
+    no más de los puntos que tiene entonces: a quien entrega tres días tarde casi sin puntos le quita lo poco
+    que tiene. Si el profesor le sube después la nota a mano en el formgrader, nbgrader no lo vuelve a mirar.
+    Aquí se hace lo mismo que nbgrader al corregir, con la nota de ahora. Lo llaman el formgrader al leer las
+    notas, `nbgrader export` y `make informe`. Devuelve los estudiantes a los que ha cambiado."""
+    import logging
+
+    import nbformat
+    from nbgrader.api import Gradebook
+    from nbgrader.preprocessors import AssignLatePenalties
+
+    with Gradebook(db_url) as gb:
+        antes = {(e.student.id, c.name): c.late_submission_penalty or 0.0
+                 for e in gb.assignment_submissions(tarea) if (e.total_seconds_late or 0) > 0 for c in e.notebooks}
+    callado = logging.getLogger("curso.descuentos")
+    callado.setLevel(logging.ERROR)
+    for estudiante, cuaderno in antes:
+        AssignLatePenalties(config=config, log=callado).preprocess(nbformat.v4.new_notebook(), {"nbgrader": {
+            "notebook": cuaderno, "assignment": tarea, "student": estudiante, "db_url": db_url}})
+    with Gradebook(db_url) as gb:
+        return sorted({e for (e, c), descuento in antes.items()
+                       if (gb.find_submission_notebook(c, tarea, e).late_submission_penalty or 0.0) != descuento})
+
+
 def nota_con_descuento(entrega):
     """La nota que cuenta de una entrega del gradebook: sus puntos menos el descuento por retraso, sin bajar de
     cero, como la columna `score` del CSV de nbgrader. La terminal, el informe, el CSV y el LMS dan esta."""
-    return max(0.0, entrega.score - (entrega.late_submission_penalty or 0.0))
+    return (entrega.score or 0.0) - descuento_que_cuenta(entrega)
 
 
 def dias_de_retraso(segundos):
@@ -282,7 +316,7 @@ def leer(raiz, tarea=TAREA, gb=None, detalles=True):
             e.sin_hora = hora_desconocida(raiz / "submitted" / s.id / tarea)
         if situacion != CORREGIDO:
             continue
-        e.puntos, e.descuento, e.nota = entrega.score, entrega.late_submission_penalty, nota_con_descuento(entrega)
+        e.puntos, e.descuento, e.nota = entrega.score, descuento_que_cuenta(entrega), nota_con_descuento(entrega)
         for suyo in entrega.notebooks:
             for nota in suyo.grades:
                 if nota.max_score:  # cada prueba que puntúa, de la tarea que sea

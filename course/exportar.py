@@ -26,8 +26,8 @@ from pathlib import Path
 from traitlets import Dict
 from traitlets.config import LoggingConfigurable
 
-from . import cuaderno, formato
-from .estado import CORREGIDO, SIN_CORREGIR
+from . import cuaderno, formato, gradebook
+from .estado import CORREGIDO, SIN_CORREGIR, leer
 
 # Lo que una hoja de cálculo lee como el principio de una fórmula (OWASP, «CSV Injection»), con las
 # versiones de ancho completo y el salto de línea, que algunas también aceptan.
@@ -69,6 +69,20 @@ def escribir_csv(destino, clases, solo=None):
         for clase in clases:
             escritor.writerows(filas(clase, solo))
     return destino
+
+
+def exportar_notas(raiz, clase, config):
+    """exports/notas.csv y notas.xlsx, como los escribe `nbgrader export`: cada tarea del gradebook; la de `clase`,
+    de ella (ya leída). Los escriben `make grade` y `make informe`."""
+    from nbgrader.api import Gradebook
+
+    raiz = Path(raiz)
+    with Gradebook(gradebook(raiz)) as gb:
+        clases = [clase if t.name == clase.tarea else leer(raiz, t.name, gb, detalles=False)
+                  for t in gb.assignments]
+    csv_ = escribir_csv(raiz / "exports" / "notas.csv", clases)
+    escribir_xlsx(raiz / "exports" / "notas.xlsx", clases, formato.zona_horaria(config))
+    return csv_
 
 
 # --------------------------------------------------------------------------- exports/notas.xlsx

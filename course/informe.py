@@ -10,8 +10,10 @@ del cuestionario, y cada estudiante con su nota, la hora de su entrega, los día
 enlace a su retroalimentación. Números y fechas, a la española. Las gráficas (matplotlib) van dentro
 del HTML, en PNG base64: el fichero se abre solo, sin nada al lado.
 
-Como orden (`make informe`), vuelve a escribir también lo que va al LMS (course/exportar.py), de la
-misma clase: tras cambiar una nota a mano en el formgrader, `nbgrader export` y `make informe`.
+Como orden (`make informe`), es lo que se hace tras cambiar una nota o escribir un comentario a mano en
+el formgrader: vuelve a generar la retroalimentación de quien tiene algo puesto a mano (nbgrader
+generate_feedback --force), y escribe de la misma clase las notas (exports/notas.csv y notas.xlsx), el
+informe y lo que va al LMS (course/exportar.py). Así todo dice lo mismo que el gradebook.
 """
 
 import argparse
@@ -24,8 +26,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from . import RAIZ, TAREA, configuracion, cuaderno, formato
-from .estado import CORREGIDO, leer
+from . import RAIZ, TAREA, configuracion, cuaderno, formato, gradebook
+from .estado import CORREGIDO, descuentos_al_dia, leer
 from .horas import COMO_DAR_LAS_HORAS
 
 AZUL, ROJO, VERDE, GRIS = "#3b6ea5", "#c0392b", "#2e8b57", "#9aa5b1"
@@ -149,15 +151,46 @@ def escribir_informe(raiz=RAIZ, tarea=TAREA, clase=None, zona=None):
     return destino
 
 
+def puesto_a_mano(raiz, tarea):
+    """Los estudiantes de `tarea` con una nota o un comentario puestos a mano (en el formgrader), por orden."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(gradebook(raiz)) as gb:
+        return sorted({entrega.student.id for entrega in gb.assignment_submissions(tarea) for c in entrega.notebooks
+                       if any(g.manual_score is not None for g in c.grades) or any(k.manual_comment for k in c.comments)})
+
+
+def retroalimentacion_de_nuevo(raiz, tarea, estudiantes):
+    """`nbgrader generate_feedback --force` de `tarea` para cada uno de `estudiantes`, desde la raíz del curso (con
+    su nbgrader_config.py). Devuelve {estudiante: lo que ha dicho nbgrader} de aquellos con los que ha fallado."""
+    import subprocess
+    import sys
+
+    fallos = {}
+    for estudiante in estudiantes:
+        hecho = subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", tarea, "--student", estudiante,
+                                "--force"], cwd=raiz, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if hecho.returncode != 0:
+            fallos[estudiante] = (hecho.stdout + hecho.stderr).strip()[-2000:]
+    return fallos
+
+
 def _cli():
-    from .exportar import exportar_al_lms, sin_numero
+    from .exportar import exportar_al_lms, exportar_notas, sin_numero
 
     opciones = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     opciones.add_argument("raiz", nargs="?", type=Path, default=RAIZ, help="la raíz del curso")
     opciones.add_argument("--tarea", default=TAREA, help="la tarea (por defecto, %s)" % TAREA)
     a = opciones.parse_args()
     config = configuracion(a.raiz)
+    cambiados = descuentos_al_dia(gradebook(a.raiz), a.tarea, config)
+    a_mano = sorted(set(puesto_a_mano(a.raiz, a.tarea)) | set(cambiados))
+    if a_mano:
+        print("La retroalimentación, de nuevo, de quien tiene algo puesto a mano: %s." % ", ".join(a_mano))
+        for estudiante, dicho in retroalimentacion_de_nuevo(a.raiz, a.tarea, a_mano).items():
+            print("No se ha podido generar la retroalimentación de %s; lo que dice nbgrader:\n%s" % (estudiante, dicho))
     clase = leer(a.raiz, a.tarea)
+    print(exportar_notas(a.raiz, clase, config), "y notas.xlsx")
     print(escribir_informe(a.raiz, a.tarea, clase, formato.zona_horaria(config)))
     aviso = sin_numero(exportar_al_lms(a.raiz, clase, config))
     print("Para el LMS, en %s: moodle-calificaciones.csv, moodle-retroalimentacion.zip y canvas-calificaciones.csv."

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from nbconvert.exporters import HTMLExporter
 
 from . import configuracion, gradebook, limites
-from .estado import nota_con_descuento
+from .estado import descuento_que_cuenta, nota_con_descuento
 
 
 class Paso(NamedTuple):
@@ -124,7 +124,7 @@ class Curso:
         """(la nota que cuenta, el máximo, el descuento por retraso) de la entrega de `estudiante`."""
         with self.gradebook() as gb:
             entrega = gb.find_submission(self.tarea, estudiante)
-            return nota_con_descuento(entrega), entrega.max_score, entrega.late_submission_penalty or 0.0
+            return nota_con_descuento(entrega), entrega.max_score, descuento_que_cuenta(entrega)
 
 
 def corregir_una(curso, estudiante, avisar=lambda estudiante, paso: None):

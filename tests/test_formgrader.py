@@ -19,6 +19,7 @@ import csv
 import hashlib
 import json
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,17 +31,19 @@ from nbgrader.api import Gradebook
 import ingles
 import navegador as nv
 from course import CUADERNO, RAIZ, TAREA, corregir, formgrader, gradebook
+from course import informe as informe_
 from course.entregas import escribir_entrega, leer_ejemplo
 from cursos import MAXIMO, MAXIMO_CALIFICADO, nbgrader
 
 # La clase: (ejemplo de course/ejemplos cuyas respuestas entrega, hora de la entrega). Tomás entrega las de
-# Carla dos días tarde: nbgrader le da 10 de 12 y el CSV, con el descuento de un punto por día, 8.
+# Carla dos días tarde: nbgrader le da 10 de 12 y el CSV, con el descuento de un punto por día, 8. Luisa
+# entrega las de Bruno, que apenas puntúan, tres días tarde: su descuento (3) pasa de sus puntos.
 PLAZO = "2026-03-01 22:59:00 UTC"
 CLASE = {"ana": ("ana", "2026-03-01 10:00:00 UTC"), "carla": ("carla", "2026-03-01 11:00:00 UTC"),
-         "tomas": ("carla", "2026-03-03 10:00:00 UTC")}
-TARDE, ROTA, SIN_ENTREGA = "tomas", "rota", "nadie"
+         "tomas": ("carla", "2026-03-03 10:00:00 UTC"), "luisa": ("bruno", "2026-03-04 10:00:00 UTC")}
+TARDE, ROTA, SIN_ENTREGA, MUY_TARDE, DIAS_MUY_TARDE = "tomas", "rota", "nadie", "luisa", 3
 ROSTER = [("ana", "Ana", "García"), ("carla", "Carla", "Ruiz"), ("tomas", "Tomás", "Tarde"), ("rota", "Rosa", "Roto"),
-          ("nadie", "Nadia", "Ausente")]
+          ("nadie", "Nadia", "Ausente"), ("luisa", "Luisa", "Lenta")]
 PRUEBA = "ejecutar-guiones"  # vale dos puntos
 # Lo que se puede leer tal cual en una página en español: nombres de programas, de ficheros y de opciones.
 NOMBRES_PROPIOS = {"nbgrader", "nbgrader_config.py", "course_id", "MathJax", "Markdown", "JupyterHub", "Jupyter"}
@@ -431,14 +434,50 @@ def test_cada_pagina_del_formgrader_en_espanol_y_con_las_notas_del_csv(pagina, s
     _ir(marco, servidor, "manage_assignments")
     marco.locator("#main-table td.assign a").click()
     expect(marco.locator("#success-modal")).to_be_visible(timeout=nv.ESPERA_UI * 1000)
-    vistas["Generar: hecho"] = [marco.locator("#success-modal .modal-title").inner_text(),
-                                marco.locator("#success-modal .modal-body p").inner_text(),
-                                marco.locator("#success-modal .panel-heading").inner_text(),
-                                marco.locator("#success-modal .modal-footer").inner_text()]
+    vistas["Generar: hecho"] = _ventana_sin_registro(marco, "#success-modal")
+    _cerrar(marco, "#success-modal")
+
+    # Los botones de cada entrega: generar la retroalimentación de una, publicarla (sin intercambio del hub,
+    # la ventana de error dice por qué y qué hacer) y «Corregir» el cuaderno roto, que nbgrader corrige como
+    # sin contestar: sigue «no corregido» en cada página, como en el CSV.
+    _ir(marco, servidor, f"manage_submissions/{TAREA}")
+    for boton, estudiante, ventana in (("generate-feedback", "ana", "#success-modal"), ("release-feedback", "ana", "#error-modal"),
+                                       ("autograde", ROTA, "#success-modal")):
+        marco.locator(f"#main-table tr:has(td.student-id:text-is('{estudiante}')) td.{boton} a").click()
+        expect(marco.locator(ventana)).to_be_visible(timeout=nv.ESPERA_UI * 1000)
+        vistas[f"{boton} de {estudiante}"] = _ventana_sin_registro(marco, ventana)
+        if ventana == "#error-modal":
+            expect(marco.locator(f"{ventana} .curso-porque")).to_contain_text("LMS")
+        _cerrar(marco, ventana)
+    expect(marco.locator(f"#main-table tr:has(td.student-id:text-is('{ROTA}')) td.status")).to_have_text("no corregido")
+    _ir(marco, servidor, f"gradebook/{TAREA}/{CUADERNO.removesuffix('.ipynb')}")
+    marco.locator("#toggle_names").click()
+    filas = marco.locator("#main-table tr")
+    assert filas.count() == len(CLASE) + 1  # la rota, ya en el gradebook
+    for i in range(filas.count()):
+        _nota_como_en_el_csv(filas.nth(i).locator("td.score").inner_text(),
+                             por_nombre[filas.nth(i).locator("td.name a.name-shown").inner_text()])
+    vistas["Corregir a mano › las entregas, con la rota"] = _lo_visible(marco)
 
     en_ingles = {donde: _en_ingles(textos) for donde, textos in vistas.items()}
     assert {donde: t for donde, t in en_ingles.items() if t} == {}
     assert errores == [], errores
+
+
+def _ventana_sin_registro(marco, ventana):
+    """Los textos a la vista de una ventana de lo hecho o de error, sin lo que ha escrito nbgrader (su registro y
+    el error de Python, tal cual, como en una terminal): el título, lo que dice, los rótulos y el botón."""
+    return [marco.locator(f"{ventana} .modal-title").inner_text(),
+            *marco.locator(f"{ventana} .modal-body p").all_inner_texts(),
+            *marco.locator(f"{ventana} .panel-heading").all_inner_texts(),
+            marco.locator(f"{ventana} .modal-footer").inner_text()]
+
+
+def _cerrar(marco, ventana):
+    from playwright.sync_api import expect
+
+    marco.locator(f"{ventana} .modal-footer button").click()
+    expect(marco.locator(ventana)).to_have_count(0)
 
 
 def test_la_barra_crear_tarea_en_espanol_y_sobre_los_puntos_de_la_nota(pagina, servidor, curso):
@@ -492,3 +531,49 @@ def test_el_profesor_pone_una_nota_a_mano_y_el_formgrader_sigue_diciendo_lo_del_
     expect(marco.locator("#curso-nota")).to_contain_text("%s / " % f"{float(fila['score']):g}".replace(".", ","))
     _ir(marco, servidor, f"manage_submissions/{TAREA}")
     _nota_como_en_el_csv(_filas(marco, "student-id", "score")[TARDE], fila)
+
+
+def test_una_nota_a_mano_de_quien_entrego_tarde_sigue_llevando_su_descuento(pagina, servidor, curso):
+    """Luisa entrega tres días tarde casi sin puntos. El profesor le da todos los puntos a mano: el descuento de sus
+    tres días se le resta igual (no el que cabía en los puntos de la corrección), en el formgrader, en el CSV y en
+    su retroalimentación."""
+    from playwright.sync_api import expect
+
+    with Gradebook(gradebook(curso)) as gb:
+        cuaderno = gb.find_submission_notebook(CUADERNO.removesuffix(".ipynb"), TAREA, MUY_TARDE)
+        id_entrega, antes = cuaderno.id, cuaderno.score
+        pruebas = [(g.name, g.max_score) for g in cuaderno.grades if g.max_score and (g.score or 0) < g.max_score]
+    assert antes < DIAS_MUY_TARDE and pruebas, (antes, pruebas)
+    assert float(_csv(curso)[MUY_TARDE]["score"]) == 0
+    marco, _ = _abrir_formgrader(pagina, servidor)
+    marco.goto(f"{servidor.url}/formgrader/submissions/{id_entrega}")
+    expect(marco.locator("#curso-nota")).to_contain_text("nota de la entrega", timeout=nv.ESPERA_UI * 1000)
+    for prueba, puntos in pruebas:
+        casilla = marco.locator(f"input.score#{prueba}")
+        casilla.fill("%g" % puntos)
+        casilla.press("Tab")
+
+    def todos_los_puntos():
+        with Gradebook(gradebook(curso)) as gb:
+            assert gb.find_submission(TAREA, MUY_TARDE).score == MAXIMO
+
+    nv.esperar_en_disco(todos_los_puntos)
+    expect(marco.locator("#curso-nota")).to_contain_text(
+        "%g / %g (%g − %g por retraso)" % (MAXIMO - DIAS_MUY_TARDE, MAXIMO, MAXIMO, DIAS_MUY_TARDE))
+    # Lo que dice el README tras poner una nota a mano: make informe. La retroalimentación de quien tiene algo a
+    # mano, las notas, el informe y lo del LMS, otra vez y con la misma nota.
+    hecho = subprocess.run([sys.executable, "-m", "course.informe", str(curso), "--tarea", TAREA], cwd=curso,
+                           capture_output=True, text=True)
+    assert hecho.returncode == 0, hecho.stdout + hecho.stderr
+    assert re.search(r"quien tiene algo puesto a mano: .*\b%s\b" % MUY_TARDE, hecho.stdout), hecho.stdout
+    fila = _csv(curso)[MUY_TARDE]
+    assert [float(fila[c]) for c in ("raw_score", "late_submission_penalty", "score")] == [
+        MAXIMO, DIAS_MUY_TARDE, MAXIMO - DIAS_MUY_TARDE], fila
+    retro = (curso / "feedback" / MUY_TARDE / TAREA / CUADERNO.replace(".ipynb", ".html")).read_text(encoding="utf-8")
+    resumen = " ".join(re.sub(r"<[^>]+>", " ", retro.split('id="resumen"')[1].split("</table>")[0]).split())
+    assert "%s: %g de %g puntos" % (CUADERNO.removesuffix(".ipynb"), MAXIMO - DIAS_MUY_TARDE, MAXIMO) in resumen, resumen
+    assert "Penalización por entregar tarde −%g" % DIAS_MUY_TARDE in resumen, resumen
+    informe = (curso / "exports" / "informe.html").read_text(encoding="utf-8")
+    suya = re.search(r'<tr id="%s">(.*?)</tr>' % re.escape(informe_.ancla(MUY_TARDE)), informe, re.S).group(1)
+    celdas = [" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in re.findall(r"<td[^>]*>(.*?)</td>", suya, re.S)]
+    assert celdas[2] == "%g" % (MAXIMO - DIAS_MUY_TARDE) and celdas[4:6] == ["%d" % DIAS_MUY_TARDE] * 2, celdas

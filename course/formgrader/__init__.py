@@ -231,7 +231,7 @@ def guion(nombre):
 
 # --------------------------------------------------------------------------- las notas que cuentan
 
-def notas_de_la_clase(raiz, db_url):
+def notas_de_la_clase(raiz, db_url, config=None):
     """Lo que enseña curso.js: por tarea, su máximo y, por estudiante, la nota que cuenta, como en exports/notas.csv.
 
     {tarea: {"maximo", "media", "corregidas", "cuadernos": {cuaderno: media},
@@ -244,8 +244,13 @@ def notas_de_la_clase(raiz, db_url):
     """
     from nbgrader.api import Gradebook
 
-    from ..estado import CORREGIDO, entregas, estado, leer, nota_con_descuento
+    from ..estado import CORREGIDO, descuento_que_cuenta, descuentos_al_dia, entregas, estado, leer, nota_con_descuento
 
+    if config is not None:  # una nota puesta a mano lleva el descuento por retraso que toca con ella
+        with Gradebook(db_url) as gb:
+            tareas = [t.name for t in gb.assignments]
+        for tarea in tareas:
+            descuentos_al_dia(db_url, tarea, config)
     datos = {}
     with Gradebook(db_url) as gb:
         for tarea in gb.assignments:
@@ -256,7 +261,7 @@ def notas_de_la_clase(raiz, db_url):
                 if e.situacion == CORREGIDO:
                     entrega = gb.find_submission(tarea.name, e.id)
                     fila.update(puntos=e.puntos, descuento=e.descuento or 0.0, nota=e.nota,
-                                cuadernos={c.name: {"id": c.id, "puntos": c.score, "descuento": c.late_submission_penalty or 0.0,
+                                cuadernos={c.name: {"id": c.id, "puntos": c.score, "descuento": descuento_que_cuenta(c),
                                                     "nota": nota_con_descuento(c)} for c in entrega.notebooks})
             for carpeta in entregas(raiz, tarea.name):
                 if carpeta.estudiante not in estudiantes:

@@ -229,12 +229,15 @@
       " ", $("<span/>").addClass("curso-motivo").text("(" + corregidas + (corregidas === 1 ? " corregida)" : " corregidas)")));
   }
 
-  // gradebook/<tarea>/<cuaderno>: cada entrega de ese cuaderno.
+  // gradebook/<tarea>/<cuaderno>: cada entrega de ese cuaderno. Un cuaderno roto que se ha corregido con el
+  // botón «Corregir» (nbgrader lo corrige como sin contestar) sigue «no corregido», como en el CSV.
   envolver("SubmittedNotebookUI", function (vista) {
     var f = fila(window.assignment_id, vista.model.get("student"));
     var c = f && f.cuadernos ? f.cuadernos[window.notebook_id] : undefined;
     if (c) {
       pintarNota(vista.$score, c, vista.model.get("max_score"));
+    } else if (f && f.estado !== "corregido") {
+      pintarSinNota(vista.$score, f);
     }
   });
 
@@ -252,6 +255,33 @@
       });
     }
   });
+
+  // ------------------------------------------------------------------ las ventanas de error, con su porqué
+
+  // Lo que nbgrader deja en «El error, en detalle» y lo que quiere decir, en español: la ventana lo dice
+  // delante del detalle, que es el de Python tal cual.
+  var PORQUES = [
+    [/submission_secret\.txt/, "Publicar la retroalimentación la deja en el intercambio del hub, y solo sirve " +
+      "para las entregas recogidas de allí (nbgrader collect). Estas no vienen del hub: súbela a tu LMS con " +
+      "exports/moodle-retroalimentacion.zip (lo explica docs/lms.md), o dásela a cada uno desde feedback/."],
+    [/Unwritable directory, please contact your instructor/, "No hay intercambio del hub en este curso, o no se puede escribir en él: " +
+      "publicar y recoger son para un curso en un JupyterHub (docs/hub.md). Con un LMS, las entregas se recogen " +
+      "con nbgrader zip_collect (README, «Collect»)."]
+  ];
+
+  if (typeof window.createLogModal === "function") {
+    var ventanaDeRegistro = window.createLogModal;
+    window.createLogModal = function (id, title, message, log, error) {
+      var porque = PORQUES.filter(function (p) { return p[0].test((error || "") + "\n" + (log || "")); })
+        .map(function (p) { return p[1]; });
+      var modal = ventanaDeRegistro.apply(this, arguments);
+      if (porque.length) {
+        modal.find(".modal-body > div > p").first()
+          .after($("<p/>").addClass("curso-porque alert alert-info").text(porque.join(" ")));
+      }
+      return modal;
+    };
+  }
 
   // ------------------------------------------------------------------ la página de corregir una entrega
 

@@ -39,7 +39,7 @@ class Notas(BaseApiHandler):
     @check_xsrf
     def get(self):
         self.set_header("Content-Type", "application/json; charset=utf-8")
-        self.finish(json.dumps(notas_de_la_clase(self.coursedir.root, self.db_url)))
+        self.finish(json.dumps(notas_de_la_clase(self.coursedir.root, self.db_url, self.api.config)))
 
 
 class Puntos(BaseApiHandler):
