@@ -26,6 +26,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from nbgrader.api import Gradebook
 
 import ingles
@@ -192,6 +193,61 @@ def test_la_version_publicada_vale_los_puntos_de_la_nota():
     assert formativo["en_el_cuaderno"] == MAXIMO_CALIFICADO
     assert [c["grade_id"] for c in formativo["fuera"]] == ["pregunta-%d" % n for n in range(1, 5)]
     assert formgrader.puntos_publicados(celdas)["puntos"] == MAXIMO  # la configuración por defecto, la del curso
+
+
+@pytest.fixture(scope="module")
+def un_gradebook(tmp_path_factory, procesos):
+    """Un gradebook de nbgrader de verdad (al crearlo, nbgrader lanza alembic) con una tarea de un cuaderno y una
+    prueba de 4 puntos, con plazo."""
+    import datetime
+
+    db = "sqlite:///%s" % (tmp_path_factory.mktemp("gradebook") / "gradebook.db")
+    plazo = datetime.datetime(2026, 3, 1, 22, 59)
+    with Gradebook(db) as gb:
+        gb.add_assignment("t", duedate=plazo)
+        gb.add_notebook("n", "t")
+        gb.add_grade_cell("p", "n", "t", max_score=4, cell_type="code")
+    return db, plazo, iter(range(10**6))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(automatica=st.integers(0, 4), a_mano=st.one_of(st.none(), st.integers(0, 4)), dias=st.integers(0, 6))
+def test_el_descuento_por_retraso_va_con_la_nota_de_ahora(un_gradebook, automatica, a_mano, dias):
+    """nbgrader pone el descuento al corregir, y no más de los puntos de entonces. Con una nota puesta a mano después
+    (más alta o más baja), descuentos_al_dia lo vuelve a poner como lo pondría nbgrader con la nota de ahora: un
+    gradebook de nbgrader de verdad y su AssignLatePenalties con el complemento del curso. Cada ejemplo, con un
+    estudiante nuevo; los de los ejemplos anteriores ya están al día."""
+    import datetime
+
+    from nbgrader.preprocessors import AssignLatePenalties
+    from traitlets.config import Config
+
+    from course.estado import descuento_que_cuenta, descuentos_al_dia, nota_con_descuento
+
+    db, plazo, numeros = un_gradebook
+    config = Config({"AssignLatePenalties": {"plugin_class": "course.complementos.DescuentoPorRetraso"}})
+    yo = "e%d" % next(numeros)
+    with Gradebook(db) as gb:
+        gb.add_student(yo)
+        gb.add_submission("t", yo, timestamp=plazo + datetime.timedelta(days=dias, minutes=-1 if dias else -30))
+        gb.find_grade("p", "n", "t", yo).auto_score = automatica
+        gb.db.commit()
+    recursos = {"nbgrader": {"notebook": "n", "assignment": "t", "student": yo, "db_url": db}}
+    AssignLatePenalties(config=config).preprocess(nbformat.v4.new_notebook(), recursos)  # como al corregir
+    with Gradebook(db) as gb:
+        assert gb.find_submission("t", yo).late_submission_penalty == min(automatica, dias)
+        gb.find_grade("p", "n", "t", yo).manual_score = a_mano
+        gb.db.commit()
+    puntos = automatica if a_mano is None else a_mano
+    with Gradebook(db) as gb:  # antes de ponerlo al día, el descuento no pasa de los puntos de ahora
+        assert descuento_que_cuenta(gb.find_submission("t", yo)) == min(puntos, automatica, dias)
+    cambiados = descuentos_al_dia(db, "t", config)
+    with Gradebook(db) as gb:
+        entrega = gb.find_submission("t", yo)
+        assert (entrega.score, descuento_que_cuenta(entrega), nota_con_descuento(entrega)) == (
+            puntos, min(puntos, dias), max(0, puntos - dias))
+    assert cambiados == ([yo] if min(puntos, dias) != min(automatica, dias) else [])
+    assert descuentos_al_dia(db, "t", config) == []  # ya al día
 
 
 # =========================================================================== la clase, en el navegador
@@ -428,6 +484,19 @@ def test_cada_pagina_del_formgrader_en_espanol_y_con_las_notas_del_csv(pagina, s
     expect(marco.locator("#help-dialog")).to_be_visible()
     vistas["Atajos de teclado"] = _lo_visible(marco)
     assert "Ctrl + Mayús + F" in marco.locator("#help-dialog").inner_text()
+
+    # La entrega de alguien cuyo cuaderno corregido ya no está en autograded/: la página que lo dice.
+    with Gradebook(gradebook(curso)) as gb:
+        id_ana = gb.find_submission_notebook(CUADERNO.removesuffix(".ipynb"), TAREA, "ana").id
+    corregido = curso / "autograded" / "ana" / TAREA / CUADERNO
+    apartado = corregido.rename(corregido.with_suffix(".apartado"))
+    try:
+        marco.goto(f"{servidor.url}/formgrader/submissions/{id_ana}")
+        expect(marco.locator("#notebook-container")).to_contain_text("No está el cuaderno corregido",
+                                                                     timeout=nv.ESPERA_UI * 1000)
+        vistas["La entrega de uno, sin su cuaderno corregido"] = _lo_visible(marco)
+    finally:
+        apartado.rename(corregido)
 
     # Generar la versión de los estudiantes desde «Tareas»: la ventana de lo hecho (sin el registro de
     # nbgrader, que es lo que escribe nbgrader tal cual, como en una terminal).
