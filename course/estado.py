@@ -103,17 +103,23 @@ def descuentos_al_dia(db_url, tarea, config):
     from nbgrader.api import Gradebook
     from nbgrader.preprocessors import AssignLatePenalties
 
-    with Gradebook(db_url) as gb:
-        antes = {(e.student.id, c.name): c.late_submission_penalty or 0.0
-                 for e in gb.assignment_submissions(tarea) if (e.total_seconds_late or 0) > 0 for c in e.notebooks}
     callado = logging.getLogger("curso.descuentos")
     callado.setLevel(logging.ERROR)
-    for estudiante, cuaderno in antes:
-        AssignLatePenalties(config=config, log=callado).preprocess(nbformat.v4.new_notebook(), {"nbgrader": {
-            "notebook": cuaderno, "assignment": tarea, "student": estudiante, "db_url": db_url}})
+    nbgrader = AssignLatePenalties(config=config, log=callado)
+    nbgrader.init_plugin()
+    cambian = []  # solo se escribe donde cambia algo: el formgrader lo mira cada vez que lee las notas
     with Gradebook(db_url) as gb:
-        return sorted({e for (e, c), descuento in antes.items()
-                       if (gb.find_submission_notebook(c, tarea, e).late_submission_penalty or 0.0) != descuento})
+        for entrega in gb.assignment_submissions(tarea):
+            if (entrega.total_seconds_late or 0) <= 0:
+                continue
+            for c in entrega.notebooks:
+                toca = nbgrader.plugin_inst.late_submission_penalty(entrega.student.id, c.score, entrega.total_seconds_late)
+                if toca is not None and min(max(toca, 0.0), c.score) != (c.late_submission_penalty or 0.0):
+                    cambian.append((entrega.student.id, c.name))  # (nbgrader lo deja entre 0 y los puntos)
+    for estudiante, cuaderno in cambian:
+        nbgrader.preprocess(nbformat.v4.new_notebook(), {"nbgrader": {
+            "notebook": cuaderno, "assignment": tarea, "student": estudiante, "db_url": db_url}})
+    return sorted({estudiante for estudiante, _ in cambian})
 
 
 def nota_con_descuento(entrega):
