@@ -3,7 +3,7 @@
 <!DOCTYPE html>
 <html lang="es">
 <head>
-{{ header(dict(resources, guiones=GUIONES)) }}
+{{ header(dict(resources, guiones=GUIONES), corregir=False) }}
 <link rel="stylesheet" href="{{ resources.base_url }}/formgrader/static/css/formgrade.css" />
 </head>
 
