@@ -1,4 +1,8 @@
-"""Configuración de nbgrader para el curso. Las órdenes normales de nbgrader se lanzan desde esta carpeta."""
+"""Configuración de nbgrader para el curso. Las órdenes normales de nbgrader se lanzan desde esta carpeta.
+
+Solo da valores: las piezas del curso van por su nombre, y nbgrader las importa en el proceso que las usa.
+Lo que no tiene opción y cambia código de nbgrader está en course/ajustes.py, sujeto a su versión.
+"""
 
 import os
 import sys
@@ -11,9 +15,8 @@ RAIZ = os.path.dirname(os.path.abspath(__file__))
 if RAIZ not in sys.path:
     sys.path.insert(0, RAIZ)
 
-import course  # noqa: E402
-from course import limites, recoleccion  # noqa: E402
-from course.aislado import entrada, retroalimentacion  # noqa: E402
+from course import ajustes, limites  # noqa: E402
+from course.aislado import retroalimentacion  # noqa: E402
 
 c = get_config()  # noqa: F821 (nbgrader la define al cargar este fichero)
 
@@ -49,8 +52,8 @@ c.Execute.store_widget_state = False
 # Cada entrega se lee con cuidado y se rehace sobre el cuaderno de release (course/aislado/entrada.py):
 # de ella solo cuenta el código de sus celdas de respuesta, y una entrega rara (celdas duplicadas,
 # movidas o sin marcas, metadatos desconocidos, un JSON roto, un enlace, una carpeta con un nombre
-# imposible) solo cambia su propia nota: las demás se corrigen igual.
-entrada.ajustar_autograde()  # lo único que no es una opción de nbgrader: apartar carpetas imposibles, leer solo el cuaderno
+# imposible) solo cambia su propia nota: las demás se corrigen igual. El lector, además, aparta las
+# carpetas imposibles y lee solo el cuaderno y los sellos (course/ajustes.py, entregas_limpias).
 c.Autograde.exporter_class = "course.aislado.entrada.LectorDeEntregas"
 # Un guion grabado que no vale (course/guiones/, course/grabaciones.py) suspendería a todos en ejecutar-guiones:
 # autograde (la orden y el botón del formgrader) se para antes de corregir a nadie y dice por qué, como
@@ -59,7 +62,7 @@ c.LectorDeEntregas.preprocessors = ["course.grabaciones.ComprobarGuiones"]
 c.Autograde.sanitize_preprocessors = [
     "course.aislado.entrada.SanearEntrega",
     "nbgrader.preprocessors.OverwriteKernelspec",
-    "course.complementos.SobrescribirCeldas",  # OverwriteCells, callado ante el checksum de nuestras celdas (nbgrader#1961)
+    "course.ajustes.SobrescribirCeldas",  # OverwriteCells, callado ante el checksum de nuestras celdas (nbgrader#1961)
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 
@@ -81,7 +84,7 @@ c.Autograde.autograde_preprocessors = [
 # para generate_feedback (también el del formgrader): la página de corregir a mano del
 # formgrader usa su propia plantilla, y con esta no se abriría.
 c.GenerateFeedback.HTMLExporter.template_name = "retroalimentacion"
-c.GenerateFeedback.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.dirname(course.__file__), "plantillas")]
+c.GenerateFeedback.HTMLExporter.extra_template_basedirs = [os.path.join(os.path.dirname(limites.__file__), "plantillas")]
 
 # Nada de una entrega se ejecuta en el navegador de quien abre la retroalimentación: sin salidas
 # JavaScript ni vistas de widgets, y el HTML del markdown y de las salidas limpio (nh3), bajo una
@@ -100,8 +103,9 @@ c.DescuentoPorRetraso.puntos_por_dia = 1.0
 c.ExportApp.plugin_class = "course.complementos.NotasSinFormulas"
 
 # `nbgrader db student import`: el roster como lo guarde una hoja de cálculo (con el BOM de Excel, con «;»), o
-# un motivo en español si no se puede leer (course/recoleccion.py; nbgrader no tiene opción para esto).
-recoleccion.ajustar_importacion()
+# un motivo en español si no se puede leer (course/recoleccion.py). nbgrader no tiene opción para esto: es la
+# única línea que no da un valor, y solo cambia esa orden (course/ajustes.py).
+ajustes.leer_el_roster_con("course.recoleccion.leer_roster")
 
 # El intercambio de nbgrader (el camino del hub, course/intercambio.py): `nbgrader collect` atribuye
 # cada entrega por el dueño de su carpeta en el sistema y la fecha por su ctime (que nadie puede

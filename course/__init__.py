@@ -9,6 +9,17 @@ TAREA = "errores-como-observaciones"
 NO_CORREGIDO = "no-corregido.txt"              # en submitted/<id>/<tarea>/, en lugar del cuaderno: por qué no lo hay
 HORA_DESCONOCIDA = "hora-desconocida.txt"      # en submitted/<id>/<tarea>/, sin timestamp.txt: por qué no se sabe la hora
 
+# Las celdas de una tarea, por el principio de su grade_id de nbgrader: las de prueba `ejecutar-<comprobación>` y
+# `pregunta-<n>` las decide el corrector de confianza (course/aislado); `respuesta-<n>` es la respuesta de la
+# pregunta n del cuestionario, y `ejecutar`, la del desafío.
+EJECUTAR, PREGUNTA, RESPUESTA = "ejecutar-", "pregunta-", "respuesta-"
+DECIDIDAS = (EJECUTAR, PREGUNTA)
+
+
+def grade_id(celda):
+    """El grade_id de nbgrader de una celda (un dict o una celda de nbformat); "" si no lo tiene."""
+    return celda.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+
 
 def cuaderno(tarea):
     """El cuaderno de una tarea: cada tarea del curso es una carpeta con un cuaderno de su mismo nombre."""

@@ -1,7 +1,5 @@
 """Complementos de nbgrader para este curso, enchufados en `nbgrader_config.py`.
 
-- `SobrescribirCeldas`: el OverwriteCells de nbgrader, sin el aviso de «checksum» en nuestras
-  celdas de pruebas ocultas, donde el cambio es lo esperado.
 - `DescuentoPorRetraso`: el descuento por entregar tarde, en puntos por día empezado.
 - `NotasSinFormulas`: `nbgrader export`, que escribe el CSV de notas como `make grade`
   (course/exportar.py), de la clase leída una vez (course/estado.py).
@@ -11,30 +9,11 @@ import os
 
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.plugins import ExportPlugin, LateSubmissionPlugin
-from nbgrader.preprocessors import OverwriteCells
 from traitlets import Float
 
 from .formato import zona_horaria
 from .estado import dias_de_retraso, descuentos_al_dia, leer, nota_con_descuento  # noqa: F401 (nota_con_descuento, también aquí: vivía en este módulo)
 from .exportar import FORMULA, escribir_csv, escribir_xlsx, sin_formula  # noqa: F401 (FORMULA y sin_formula vivían aquí)
-
-
-class SobrescribirCeldas(OverwriteCells):
-    """OverwriteCells, callado ante el «checksum» cambiado de las celdas `ejecutar-*` y `pregunta-*`.
-
-    Es el aviso de jupyter/nbgrader#1961: la suma de control que guarda el gradebook es la de la
-    celda de source/, con sus pruebas ocultas; la del estudiante se calculó sin ellas en release/.
-    Así que en cada celda con pruebas ocultas la suma «ha cambiado» siempre, nbgrader avisa y
-    pone la celda de source/, que es lo que debe hacer. Además, esas celdas las decide el
-    corrector de confianza (course/aislado), no lo que el estudiante deje escrito en ellas.
-    Cualquier otro cambio (tipo de celda, bloqueo, puntos, otras celdas) se sigue avisando.
-    """
-
-    def report_change(self, name, attr, old, new):
-        if attr == "checksum" and name.startswith(("ejecutar-", "pregunta-")):
-            self.log.debug("La celda %s trae las pruebas ocultas de source/ (suma de control esperada).", name)
-            return
-        super().report_change(name, attr, old, new)
 
 
 class DescuentoPorRetraso(LateSubmissionPlugin):

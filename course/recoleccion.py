@@ -37,7 +37,6 @@ import json
 import os
 import re
 import tarfile
-import tempfile
 import unicodedata
 import zipfile
 from typing import NamedTuple, Optional
@@ -594,46 +593,3 @@ def leer_roster(datos):
                           % (mostrar(separador.join(fila), 80), separador))
         leidas.append(dict(zip(columnas, fila)))
     return leidas, None
-
-
-def ajustar_importacion():
-    """Que `nbgrader db student import` lea el roster con `leer_roster`: nbgrader abre el CSV tal cual, así que
-    un BOM se quedaba pegado al nombre de la primera columna y la columna se perdía sin decir nada, y con
-    `;` no había columnas. Se envuelve solo `start` de la importación de estudiantes (no hay opción para esto):
-    lee el roster, o para con el motivo en español, y le pasa a nbgrader una copia en CSV normal."""
-    from nbgrader.apps.dbapp import DbStudentImportApp
-
-    original = DbStudentImportApp.start
-    if getattr(original, "__wrapped__", None) is not None:
-        return
-
-    @functools.wraps(original)
-    def start(self):
-        if len(self.extra_args) != 1 or not os.path.isfile(self.extra_args[0]):
-            return original(self)
-        with open(self.extra_args[0], "rb") as f:
-            filas, problema = leer_roster(f.read())
-        if problema:
-            self.fail("El roster %s no se puede importar: %s.", self.extra_args[0], problema)
-        columnas = list(dict.fromkeys(c for fila in filas for c in fila))
-        if "lms_user_id" not in columnas:
-            self.log.warning("El roster no tiene la columna lms_user_id: las subidas del LMS se asignarán solo por "
-                             "el nombre de cada estudiante (README, «Roster»).")
-        ruta = self.extra_args[0]
-        with tempfile.NamedTemporaryFile("w", suffix=".csv", encoding="utf-8", newline="", delete=False) as copia:
-            escritor = csv.DictWriter(copia, columnas)
-            escritor.writeheader()
-            escritor.writerows(filas)
-        self.extra_args = [copia.name]
-        try:
-            return original(self)
-        finally:
-            self.extra_args = [ruta]
-            os.unlink(copia.name)
-
-    DbStudentImportApp.start = start
-
-
-# La huella del código de nbgrader que se envuelve: si cambia, tests/test_ajustes_de_nbgrader.py lo dice.
-AJUSTADO = {"nbgrader.apps.dbapp.DbStudentImportApp.start":
-            "f6318a19b7331ca6e1dae6603ccb8bdaef9b43967a4a3e48ddc20e228893d514"}

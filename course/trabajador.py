@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from nbconvert.exporters import HTMLExporter
-
 from . import configuracion, gradebook, limites
+from .ajustes import generar_retroalimentacion
 from .estado import descuento_que_cuenta, nota_con_descuento
 
 
@@ -46,25 +45,6 @@ class Resultado:
     @property
     def bien(self):
         return self.motivo is None
-
-
-class HTMLCompartido(HTMLExporter):
-    """El HTMLExporter de nbconvert, con un entorno de Jinja compilado por proceso y plantilla.
-
-    generate_feedback crea un exportador por entrega, y cada uno volvería a leer y compilar las
-    plantillas (un tercio de lo que cuesta la retroalimentación); con la misma configuración, el
-    entorno compilado de la primera entrega sirve para todas. Los filtros que dependen de cada
-    cuaderno (resaltado, widgets) nbconvert los vuelve a registrar antes de cada conversión.
-    """
-
-    _entornos = {}  # (carpetas de plantillas, plantilla, fichero) → entorno de Jinja, en este proceso
-
-    @property
-    def environment(self):
-        clave = (tuple(self.template_paths), self.template_name, self.template_file)
-        if clave not in self._entornos:
-            self._entornos[clave] = super().environment
-        return self._entornos[clave]
 
 
 class Curso:
@@ -112,13 +92,7 @@ class Curso:
 
     def retroalimentar(self, estudiante):
         """generate_feedback de un estudiante, con la plantilla del curso (la API pondría la suya)."""
-        from nbgrader.converters import GenerateFeedback
-        from nbgrader.utils import capture_log, temp_attrs
-
-        with temp_attrs(self.coursedir, assignment_id=self.tarea, student_id=estudiante):
-            app = GenerateFeedback(coursedir=self.coursedir, parent=self.api, exporter_class=HTMLCompartido)
-            app.force = True
-            return _paso(capture_log(app))
+        return _paso(generar_retroalimentacion(self.api, self.tarea, estudiante))
 
     def nota(self, estudiante):
         """(la nota que cuenta, el máximo, el descuento por retraso) de la entrega de `estudiante`."""

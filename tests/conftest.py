@@ -166,8 +166,8 @@ def _un_fichero_cada_vez():
     fichero de dos pruebas le cae ya el que viene en la cola, aunque tarde un minuto y los otros procesos
     se queden sin nada antes. Así, cada fichero va al primer proceso que se queda libre, el más largo
     primero, y al final no queda uno solo trabajando mientras los demás esperan. Lo que se cambia es
-    `_reschedule` (no hay ajuste público para esto); test_niveles.py comprueba que sigue existiendo y
-    que reparte así.
+    `_reschedule` (no hay ajuste público para esto), sujeto a su huella (HUELLAS, abajo); test_niveles.py
+    comprueba que reparte así.
     """
     from xdist.scheduler import LoadFileScheduling
 
@@ -180,6 +180,16 @@ def _un_fichero_cada_vez():
             super()._reschedule(node)
 
     return UnFicheroCadaVez
+
+
+# El código de pytest-xdist que sustituye y del que depende _un_fichero_cada_vez, por su huella (sha256):
+# tests/test_ajustes.py falla si cambia, como con los de course/ajustes.py.
+HUELLAS = {
+    "xdist.scheduler.loadscope.LoadScopeScheduling._reschedule":
+        "c3f0d6ceabea3ea0d693f23c0d8fa713e6082986c5cfa25ec514cb1218c2799f",
+    "xdist.scheduler.loadscope.LoadScopeScheduling._pending_of":
+        "cb612b2a2dbea0aab22a70c63393184c88d29207352ee7fdfed1c25e47f9b627",
+}
 
 
 _tardado = defaultdict(float)

@@ -21,21 +21,21 @@ import time
 
 import zmq
 
-from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbconvert.filters.markdown_mistune import markdown2html_mistune
 from nbformat.v4 import new_output
-from nbgrader.preprocessors import Execute, NbGraderPreprocessor
+from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool
 
-from course import calificacion, cuestionario, limites
+from course import DECIDIDAS, EJECUTAR, RESPUESTA, calificacion, cuestionario, grade_id, limites
+from course.ajustes import NucleoPorMensajes, SalidaContada
 from course.calificacion import Suspenso
 
 from . import jaula
 from .cliente import CodigoAislado, en_segundos
 
 
-class NucleoEnJaula(AsyncKernelManager):
+class NucleoEnJaula(NucleoPorMensajes):
     """Un núcleo de Python en una jaula: sin red, viendo solo la carpeta de su cuaderno.
 
     Habla con nbgrader por sockets de fichero (transporte ipc), porque sin red no tiene ni la interfaz
@@ -74,12 +74,11 @@ class NucleoEnJaula(AsyncKernelManager):
         self.ip = self.SOCKETS  # el fichero de conexión, para el núcleo, con la ruta de dentro
         return await super().start_kernel(**kw)
 
-    async def _async_post_start_kernel(self, **kw):
-        # Lanzado el núcleo y antes de conectarse a él (jupyter_client abre aquí su canal de control, el de
+    def antes_de_conectar(self):
+        # Lanzado el núcleo y antes de conectarse a él (jupyter_client abre entonces su canal de control, el de
         # las interrupciones): la misma ruta vista desde fuera, por la raíz del núcleo, ya en la jaula.
         self.ip = "/proc/%d/root%s" % (_dentro_de_la_jaula(self.provisioner.process.pid), self.SOCKETS)
         self.vigia = _Vigia(self.provisioner.process)
-        return await super()._async_post_start_kernel(**kw)
 
     def format_kernel_cmd(self, extra_arguments=None):
         """La orden del núcleo, dentro de la jaula.
@@ -103,15 +102,6 @@ class NucleoEnJaula(AsyncKernelManager):
         if self._jaula is not None:
             self._jaula.cerrar()
         jaula.borrar(self._privada)
-
-    @property
-    def kernel_spec(self):
-        spec = super().kernel_spec
-        if spec is not None:
-            # El núcleo (ipykernel) atiende el mensaje en su hilo de control y se manda SIGINT a sí
-            # mismo, ya dentro de la jaula: la celda recibe KeyboardInterrupt y el núcleo sigue vivo.
-            spec.interrupt_mode = "message"
-        return spec
 
 
 def _residente():
@@ -180,11 +170,9 @@ def _ficheros_de_la_tarea(carpeta):
     return pares
 
 
-class EjecutarEnJaula(Execute):
-    """El Execute de nbgrader con el núcleo en la jaula. Un núcleo que muere no para la corrección."""
-
-    maximo_salida = limites.SALIDA_POR_CELDA        # caracteres de salida que se guardan de una celda
-    maximo_cuaderno = limites.SALIDA_POR_CUADERNO   # y de todo el cuaderno, actualizaciones incluidas
+class EjecutarEnJaula(SalidaContada):
+    """El Execute de nbgrader con el núcleo en la jaula y la salida contada al llegar (course/ajustes.py).
+    Un núcleo que muere no para la corrección."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("kernel_manager_class", NucleoEnJaula)
@@ -195,7 +183,6 @@ class EjecutarEnJaula(Execute):
         # configuración), y el cuaderno corregido y la retroalimentación salen iguales con carga o sin ella.
         kwargs.setdefault("coalesce_streams", True)
         super().__init__(*args, **kwargs)
-        self._salida_por_celda, self._salida_total = {}, 0
         self.timeout_func = lambda celda: self._tope  # el tope de cada celda lo fija preprocess_cell
 
     def reset_execution_trackers(self):
@@ -203,7 +190,6 @@ class EjecutarEnJaula(Execute):
         super().reset_execution_trackers()
         self._fin_del_cuaderno = None  # cuándo se acaba el tiempo del cuaderno (se fija al empezar su primera celda)
         self._sin_nucleo = None        # por qué ya no se manda ninguna celda más al núcleo, si es así
-        self._sitios = {}              # display_id → {celda: salidas que lo muestran}, como las lleva nbclient
 
     def preprocess_cell(self, cell, resources, index):
         # Se sustituye esta, y no async_execute_cell: nbclient ata execute_cell a su propia versión asíncrona.
@@ -243,44 +229,7 @@ class EjecutarEnJaula(Execute):
                                        for t in salida["traceback"]]
         return cell, resources
 
-    def process_message(self, msg, cell, cell_index):
-        # Cada salida se cuenta antes de guardarla, también las que cambian un display ya mostrado
-        # (update_display_data), que nbclient copia en cada sitio donde se ve ese display: una celda
-        # que inunda su salida no llena la memoria de nbgrader ni el cuaderno corregido.
-        if msg.get("msg_type") not in _SALIDAS:
-            return super().process_message(msg, cell, cell_index)
-        contenido = msg.get("content") or {}
-        coste = _caracteres(contenido)
-        transitorio = contenido.get("transient") if isinstance(contenido, dict) else None
-        display_id = transitorio.get("display_id") if isinstance(transitorio, dict) else None
-        if display_id:
-            coste *= 1 + sum(self._sitios.get(display_id, {}).values())
-        antes = self._salida_por_celda.get(cell_index, 0)
-        self._salida_por_celda[cell_index] = antes + coste
-        self._salida_total += coste
-        if self._salida_por_celda[cell_index] <= self.maximo_salida and self._salida_total <= self.maximo_cuaderno:
-            return super().process_message(msg, cell, cell_index)
-        if antes <= self.maximo_salida and self._salida_total - coste <= self.maximo_cuaderno:  # el aviso, una vez
-            cell.outputs.append(new_output("stream", name="stdout", text=(
-                "\n(salida cortada: pasaba de %d caracteres en esta celda o de %d en el cuaderno)\n"
-                % (self.maximo_salida, self.maximo_cuaderno))))
-        return None
-
-    def output(self, outs, msg, display_id, cell_index):
-        # Cada salida que nbclient guarda con un display_id es un sitio más donde copiará sus actualizaciones.
-        salida = super().output(outs, msg, display_id, cell_index)
-        if display_id and salida is not None:
-            por_celda = self._sitios.setdefault(display_id, {})
-            por_celda[cell_index] = por_celda.get(cell_index, 0) + 1
-        return salida
-
-    def clear_display_id_mapping(self, cell_index):
-        super().clear_display_id_mapping(cell_index)  # las salidas de la celda se han borrado: ya no son sitios
-        for por_celda in self._sitios.values():
-            por_celda.pop(cell_index, None)
-
     def preprocess(self, nb, resources=None, km=None):
-        self._salida_por_celda, self._salida_total = {}, 0
         try:
             return self._preprocesar(nb, resources, km)
         finally:
@@ -326,30 +275,10 @@ def _tiempo_agotado(motivo):
     return {"ename": "TiempoAgotado", "evalue": motivo, "traceback": ["\x1b[0;31m⏱ Tiempo agotado:\x1b[0m " + motivo]}
 
 
-_SALIDAS = {"stream", "display_data", "update_display_data", "execute_result", "error", "clear_output"}
-
-
-def _caracteres(x, fondo=0):
-    """Cuánto ocupa un contenido de mensaje: sus textos y sus claves, sin volver a serializarlo."""
-    if isinstance(x, (str, bytes)):
-        return len(x)
-    if fondo > limites.NIVELES_AL_CONTAR:
-        return 1
-    if isinstance(x, dict):
-        return sum(len(str(k)) + _caracteres(v, fondo + 1) for k, v in x.items()) + 1
-    if isinstance(x, (list, tuple)):
-        return sum(_caracteres(v, fondo + 1) for v in x) + 1
-    return 8
-
-
-def _grade_id(celda):
-    return celda.metadata.get("nbgrader", {}).get("grade_id", "")
-
-
 def _decide_el_corrector(celda):
     """Si es una celda de prueba de las que decide el corrector de confianza."""
     return (celda.cell_type == "code" and celda.metadata.get("nbgrader", {}).get("grade")
-            and _grade_id(celda).startswith(("ejecutar-", "pregunta-")))
+            and grade_id(celda).startswith(DECIDIDAS))
 
 
 def acotado(texto, tope=limites.TEXTO_DEL_CORRECTOR):
@@ -398,16 +327,16 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
         decididas = list(filter(_decide_el_corrector, nb.cells))
         if not decididas:  # una tarea sin celdas de este corrector: las deciden sus propias pruebas
             return nb, resources
-        respuestas = {_grade_id(c): c.source for c in nb.cells
+        respuestas = {grade_id(c): c.source for c in nb.cells
                       if c.metadata.get("nbgrader", {}).get("solution")}
         fallos = []  # lo que el corrector no ha podido hacer con esta entrega, cada cosa en una línea
         with CodigoAislado(respuestas.get("ejecutar", "")) as codigo:
             codigo.cargar()  # antes de las comprobaciones, para que su tope de tiempo no cuente la carga
             for celda in decididas:
-                celda.outputs = _salida(lambda: _decidir(_grade_id(celda), codigo, respuestas), fallos,
-                                        _grade_id(celda))
+                celda.outputs = _salida(lambda: _decidir(grade_id(celda), codigo, respuestas), fallos,
+                                        grade_id(celda))
                 _anota(celda, codigo, fallos)
-            if any(_grade_id(c).startswith("ejecutar-") for c in decididas):
+            if any(grade_id(c).startswith(EJECUTAR) for c in decididas):
                 _anota_el_resumen(nb, codigo, fallos)
         # Ninguno se calla: van al registro de nbgrader (exports/registro.txt con make grade) y al cuaderno
         # corregido, donde los cuenta la clase (course/estado.py) y los dicen la terminal y el informe.
@@ -422,7 +351,7 @@ def _anota(celda, codigo, fallos):
     """En cada celda ejecutar-* y pregunta-*, qué comprueba y, en las ejecutar-*, los nombres de las
     equivocaciones que le restan (para el resumen de la retroalimentación y el informe de la clase).
     Lo que no se puede anotar se apunta en `fallos`; el veredicto ya está escrito y no cambia."""
-    tipo, _, nombre = _grade_id(celda).partition("-")
+    tipo, _, nombre = grade_id(celda).partition("-")
     curso = celda.metadata.setdefault("curso", {})
     if tipo != "ejecutar":
         curso["comprueba"] = "Pregunta %s del cuestionario" % nombre
@@ -430,11 +359,11 @@ def _anota(celda, codigo, fallos):
     try:
         curso["comprueba"] = calificacion.que_comprueba(nombre)
     except Exception as e:
-        fallos.append(_fallo(_grade_id(celda), "qué comprueba", e))
+        fallos.append(_fallo(grade_id(celda), "qué comprueba", e))
     try:
         curso["diagnosticos"] = calificacion.diagnosticos(nombre, codigo)
     except Exception as e:  # sin diagnósticos, el informe dice que esta entrega no los trae
-        fallos.append(_fallo(_grade_id(celda), "los diagnósticos", e))
+        fallos.append(_fallo(grade_id(celda), "los diagnósticos", e))
 
 
 def _anota_el_resumen(nb, codigo, fallos):
@@ -458,10 +387,10 @@ def _ancla(titulo):
     return html.unescape(hecho.group(1)) if hecho else ""
 
 
-def _decidir(grade_id, codigo, respuestas):
+def _decidir(de_la_celda, codigo, respuestas):
     """El veredicto de una celda: `ejecutar-X` es la comprobación X; `pregunta-N`, la pregunta N del cuestionario."""
-    tipo, _, nombre = grade_id.partition("-")
+    tipo, _, nombre = de_la_celda.partition("-")
     if tipo == "ejecutar":
         calificacion.comprobar(nombre, codigo)
     else:
-        cuestionario.corregir(int(nombre), codigo.valor(respuestas.get("respuesta-" + nombre, ""), "respuesta_" + nombre))
+        cuestionario.corregir(int(nombre), codigo.valor(respuestas.get(RESPUESTA + nombre, ""), "respuesta_" + nombre))

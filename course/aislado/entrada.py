@@ -14,22 +14,19 @@ parar la corrección de toda la clase (una celda duplicada, jupyter/nbgrader#108
   llega a la corrección. Lo que se ha tenido que decidir (una respuesta duplicada, movida,
   convertida en texto, perdida) se le dice al estudiante en una celda de avisos al principio de su
   retroalimentación, y en el registro.
-- `ajustar_autograde()`, lo único de nbgrader que no se puede configurar: que `nbgrader autograde`
-  aparte, con una línea clara en la salida, las carpetas que nbgrader no sabe manejar
-  (`motivo_para_apartar`: también `make grade` las aparta), y que de la carpeta entregada solo lea
-  el cuaderno y los sellos de `nbgrader submit`.
+- `LectorDeEntregas`, además, hace que su corrección aparte, con una línea clara en la salida, las
+  carpetas que nbgrader no sabe manejar (`motivo_para_apartar`: también `make grade` las aparta), y
+  que de la carpeta entregada solo lea el cuaderno y los sellos de `nbgrader submit`: lo único de
+  nbgrader que no se puede configurar (course/ajustes.py, entregas_limpias).
 - `motivo_sin_corregir` dice por qué una carpeta no tiene un cuaderno que corregir (el motivo que dejó
   la recogida del LMS, o que el cuaderno falta o no se puede leer): `make grade`, el CSV y el informe
   la marcan «no corregido» con ese motivo.
 """
 
-import contextlib
-import functools
 import json
 import os
 import re
 import stat
-import tempfile
 
 import nbformat
 from nbconvert.exporters import NotebookExporter
@@ -39,6 +36,7 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from course import HORA_DESCONOCIDA, NO_CORREGIDO, cuaderno, limites
+from course.ajustes import entregas_limpias
 from course.cuestionario import registro, registros_de_la_celda
 from course.recoleccion import mostrar
 
@@ -118,7 +116,15 @@ class LectorDeEntregas(NotebookExporter):
 
     En la primera pasada (la de `submitted/`) entrega a los preprocesadores un cuaderno normalizado;
     en la segunda lee el que ha escrito la primera en `autograded/`, que ya es nuestro.
+    nbgrader lo crea una vez por corrección, con ella de `parent`: entonces la ajusta (`entregas_limpias`).
     """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from nbgrader.converters import Autograde
+
+        if isinstance(self.parent, Autograde):
+            entregas_limpias(self.parent, motivo_para_apartar, _copiar_sellos, _olvidar_la_hora)
 
     def from_filename(self, filename, resources=None, **kw):
         if resources is None:
@@ -298,71 +304,6 @@ def _copiar_sellos(origen, destino):
                 f.write(sello)
 
 
-# Lo que ajusta ajustar_autograde(), tal como está en nbgrader 0.9.6, por la huella (sha256) de su código:
-# tests/test_ajustes_de_nbgrader.py falla si nbgrader lo cambia, y entonces hay que volver a mirar el ajuste.
-AJUSTADO = {
-    "nbgrader.converters.base.BaseConverter.init_notebooks":
-        "75dbbd15a2dfa17bd72ae1bb8b0e2adc2368d54543726c47af766f8075829e8f",
-    "nbgrader.converters.autograde.Autograde.init_assignment":
-        "a7c144dc746ec205e6739e3071a69356ed3c2cb96fa566449e712cdb91417efa",
-    "nbgrader.converters.base.BaseConverter.init_assignment":
-        "bcfda8a38bd242811155417345b96d16e35245612781b3f6706187aa8943df59",
-}
-
-
-def ajustar_autograde():
-    """Ajusta `nbgrader autograde` (solo esa clase, `Autograde`) donde su configuración no llega.
-
-    Lo llama nbgrader_config.py: es lo único que se carga en todo proceso que corrige (la orden, el
-    formgrader, `make grade`). Lo demás de la corrección son opciones de nbgrader (exporter_class,
-    preprocesadores, complementos). Dos cosas no lo son:
-
-    - Apartar las carpetas que nbgrader no sabe manejar (`motivo_para_apartar`), con una línea de
-      error, y corregir las demás. `CourseDirectory.student_id_exclude` no basta: nbgrader lo mira
-      después de leer el nombre de cada carpeta con una expresión regular que, ante un salto de
-      línea, para la corrección de toda la clase; y no sabe de qué tarea es cada carpeta.
-    - Que de la carpeta entregada solo se lea el cuaderno (que se lee con LectorDeEntregas) y los
-      dos sellos de `nbgrader submit`, si son ficheros normales y cortos. nbgrader copia a
-      autograded/ todo lo demás, siguiendo enlaces (a las soluciones), abriendo tuberías (que
-      cuelgan la copia) y recorriendo árboles sin fondo; `CourseDirectory.ignore` son patrones de
-      nombres, que no distinguen un enlace o una tubería de un fichero, y valen también para copiar
-      source/ a release/. Así que `init_assignment` lee, en lugar de la carpeta entregada, una vista
-      limpia de ella: una carpeta temporal con los sellos válidos y el nombre de cada cuaderno.
-      generate_feedback lleva los sellos a feedback/, y `nbgrader release_feedback` nombra con ellos
-      la retroalimentación de cada estudiante.
-    """
-    from nbgrader.converters import Autograde
-
-    if getattr(Autograde.init_notebooks, "del_curso", False):
-        return
-    buscar, preparar = Autograde.init_notebooks, Autograde.init_assignment
-
-    @functools.wraps(buscar)
-    def init_notebooks(self):
-        buscar(self)
-        for carpeta in sorted(self.assignments):
-            motivo = motivo_para_apartar(carpeta)
-            if motivo:
-                self.log.error("Entrega apartada, sin corregir: %r: %s. Las demás se corrigen.", carpeta, motivo)
-                del self.assignments[carpeta]
-
-    @functools.wraps(preparar)
-    def init_assignment(self, assignment_id, student_id):
-        curso = self.coursedir
-        with tempfile.TemporaryDirectory(prefix="entrega-") as limpia:
-            vista = os.path.join(limpia, student_id, assignment_id)
-            os.makedirs(vista)
-            _copiar_sellos(curso.format_path(curso.submitted_directory, student_id, assignment_id), vista)
-            for ruta in self.notebooks:  # están: que nbgrader no los dé por no entregados
-                open(os.path.join(vista, os.path.basename(ruta)), "x").close()
-            with _cambiado(curso, "submitted_directory", limpia):
-                preparar(self, assignment_id, student_id)
-        _olvidar_la_hora(curso, assignment_id, student_id)
-
-    init_notebooks.del_curso = True
-    Autograde.init_notebooks, Autograde.init_assignment = init_notebooks, init_assignment
-
-
 def _olvidar_la_hora(curso, tarea, estudiante):
     """Si la recogida del LMS no sabe la hora de esta entrega (deja hora-desconocida.txt y ningún timestamp.txt),
     el gradebook tampoco: nbgrader, sin timestamp.txt, deja la hora que tuviera, y la de una recogida anterior
@@ -377,13 +318,3 @@ def _olvidar_la_hora(curso, tarea, estudiante):
         if entrega.timestamp is not None:
             entrega.timestamp = None
             gb.db.commit()
-
-
-@contextlib.contextmanager
-def _cambiado(objeto, atributo, valor):
-    antes = getattr(objeto, atributo)
-    setattr(objeto, atributo, valor)
-    try:
-        yield
-    finally:
-        setattr(objeto, atributo, antes)

@@ -80,7 +80,9 @@ def _pista_sin_comillas(shell, tipo, valor, traza, tb_offset=None):
         pista = "Para verdadero o falso se escribe True o False, con mayúscula y sin comillas."
     else:
         return shell.showtraceback((tipo, valor, traza), tb_offset=tb_offset)
-    shell._showtraceback(tipo, valor, ["✘ NameError: %s no está definido. %s" % (nombre, pista)])
+    # IPython enseña las líneas de `_render_traceback_` en lugar de la traza (como las de NoPasa).
+    valor._render_traceback_ = lambda: ["✘ NameError: %s no está definido. %s" % (nombre, pista)]
+    return shell.showtraceback((tipo, valor, traza), tb_offset=tb_offset)
 
 
 def _instalar_pista():
