@@ -40,7 +40,7 @@ profesor: $(STAMP)
 # espera por la CPU (docs/rendimiento.md). PROCESOS_DE_PRUEBAS=1 para uno solo.
 # `make test-rapido`: solo las que no lanzan ningún proceso (ni núcleos, ni nbgrader, ni navegador), en
 # segundos; tests/conftest.py dice cuáles son.
-PROCESOS_DE_PRUEBAS ?= $(shell $(PYTHON) -c 'import os; print(len(getattr(os, "sched_getaffinity", lambda _: range(os.cpu_count() or 1))(0)) + 1)')
+PROCESOS_DE_PRUEBAS ?= $(shell $(PYTHON) -c 'import course; print(course.procesos())')
 NIVEL_RAPIDO := rapido or cuaderno
 NIVEL_LENTO  := lento and not cuaderno
 EN_PARALELO = $(BIN)/python -m pytest -n $(PROCESOS_DE_PRUEBAS) --dist loadfile --no-loadscope-reorder

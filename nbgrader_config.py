@@ -15,12 +15,12 @@ RAIZ = os.path.dirname(os.path.abspath(__file__))
 if RAIZ not in sys.path:
     sys.path.insert(0, RAIZ)
 
-from course import ajustes, limites  # noqa: E402
+from course import CURSO, ajustes, limites  # noqa: E402
 from course.aislado import retroalimentacion  # noqa: E402
 
 c = get_config()  # noqa: F821 (nbgrader la define al cargar este fichero)
 
-c.CourseDirectory.course_id = "harness-de-agentes"
+c.CourseDirectory.course_id = CURSO
 c.CourseDirectory.root = RAIZ
 
 # El cuestionario, en uno de dos modos (después de cambiarlo: `make release`):

@@ -20,6 +20,7 @@ from typing import Protocol, runtime_checkable
 from harness.revision import CLAUSULAS, PRUEBAS, REGLA, SALMOREJO, SEGUNDOS, NoCumple, generar, probar, repasar, reglas
 from harness.revision.diagnosticos import DIAGNOSTICOS as _EXPLICADOS, EQUIVOCACION
 
+from course import EJECUTAR
 from course.grabaciones import conversaciones_grabadas
 
 # Nombre de cada equivocación → una línea para los informes de la clase.
@@ -155,7 +156,7 @@ def resumen(respuesta):
     donde = {}
     for nombre in COMPROBACIONES:
         for d in todos[nombre].diagnosticos:
-            donde.setdefault(d, []).append("ejecutar-" + nombre)
+            donde.setdefault(d, []).append(EJECUTAR + nombre)
     # El motivo sin su «Equivocación probable: …», que ya va en la lista de equivocaciones.
     motivo = "\n".join(l for l in todos[por].texto.split("\n") if not l.startswith(EQUIVOCACION)) if por else None
     return {"motivo": motivo,

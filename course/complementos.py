@@ -5,15 +5,13 @@
   (course/exportar.py), de la clase leída una vez (course/estado.py).
 """
 
-import os
-
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.plugins import ExportPlugin, LateSubmissionPlugin
 from traitlets import Float
 
 from .formato import zona_horaria
 from .estado import dias_de_retraso, descuentos_al_dia, leer, nota_con_descuento  # noqa: F401 (nota_con_descuento, también aquí: vivía en este módulo)
-from .exportar import FORMULA, escribir_csv, escribir_xlsx, sin_formula  # noqa: F401 (FORMULA y sin_formula vivían aquí)
+from .exportar import FORMULA, escribir_csv, escribir_xlsx, hojas_de_notas, sin_formula  # noqa: F401 (FORMULA y sin_formula vivían aquí)
 
 
 class DescuentoPorRetraso(LateSubmissionPlugin):
@@ -38,7 +36,8 @@ class NotasSinFormulas(ExportPlugin):
 
     def export(self, gradebook):
         raiz = CourseDirectory(config=self.config).root
-        destino = self.to or os.path.join(raiz, "exports", "notas.csv")
+        csv_, xlsx = hojas_de_notas(raiz)
+        destino = self.to or str(csv_)
         self.log.info("Notas en %s", destino)
         tareas = [t.name for t in gradebook.assignments if not self.assignment or t.name in self.assignment]
         for tarea in tareas:  # con una nota puesta a mano, el descuento por retraso que toca con ella
@@ -47,4 +46,4 @@ class NotasSinFormulas(ExportPlugin):
         clases = [leer(raiz, tarea, gradebook, detalles=False) for tarea in tareas]
         escribir_csv(destino, clases, self.student)
         if not self.to:  # y la misma hoja, para abrirla con doble clic en una hoja de cálculo en español
-            escribir_xlsx(os.path.join(raiz, "exports", "notas.xlsx"), clases, zona_horaria(self.config), self.student)
+            escribir_xlsx(xlsx, clases, zona_horaria(self.config), self.student)

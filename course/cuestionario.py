@@ -15,7 +15,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Enum
 
-from course import limites
+from course import PREGUNTA, RESPUESTA, grade_id, limites
 from course.calificacion import Suspenso
 from harness.aula.cuestionario import FORMAS, RESPUESTA_MIME, FormatoNoValido, interpretar
 
@@ -187,9 +187,9 @@ def respuestas_del_cuaderno(nb):
     respuestas = dict.fromkeys(PREGUNTAS)
     registros = list(nb.get("metadata", {}).get("curso", {}).get("cuestionario") or [])
     for celda in nb.cells:
-        grade_id = celda.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
-        if re.fullmatch(r"respuesta-\d+", grade_id) and int(grade_id[10:]) in PREGUNTAS:
-            n = int(grade_id[10:])
+        de_la_celda = grade_id(celda)
+        if re.fullmatch(re.escape(RESPUESTA) + r"\d+", de_la_celda) and int(de_la_celda[len(RESPUESTA):]) in PREGUNTAS:
+            n = int(de_la_celda[len(RESPUESTA):])
             respuestas[n] = _leida(n, _literal(celda.source, "respuesta_%d" % n))
         registros += registros_de_la_celda(celda)
     for dato in registros:
@@ -309,7 +309,7 @@ class Cuestionario(NbGraderPreprocessor):
         celdas = []
         for celda in nb.cells:
             marca = celda.metadata.get("cuestionario")
-            grade_id = celda.metadata.get("nbgrader", {}).get("grade_id", "")
+            de_la_celda = grade_id(celda)
             if self.modo == "calificado":
                 celdas.append(celda)
             elif marca == "introduccion":
@@ -319,9 +319,9 @@ class Cuestionario(NbGraderPreprocessor):
             elif marca in PREGUNTAS:
                 celdas.append(new_markdown_cell(enunciado(marca, con_opciones=False), id=celda.id,
                                                 metadata=dict(celda.metadata)))
-            elif grade_id.startswith("respuesta-"):
-                celdas.append(celda_formativa(int(grade_id[10:])))
-            elif not grade_id.startswith("pregunta-"):
+            elif de_la_celda.startswith(RESPUESTA):
+                celdas.append(celda_formativa(int(de_la_celda[len(RESPUESTA):])))
+            elif not de_la_celda.startswith(PREGUNTA):
                 celdas.append(celda)
         nb.cells = celdas
         return nb, resources

@@ -6,16 +6,14 @@ from pathlib import Path
 
 import nbformat
 
+from . import RESPUESTA, grade_id
+
 MARCAS = ("### BEGIN SOLUTION", "### END SOLUTION")
-
-
-def _id(celda):
-    return celda.metadata.get("nbgrader", {}).get("grade_id")
 
 
 def soluciones(fuente):
     """Las respuestas buenas del cuaderno fuente, {grade_id: código}, sin las marcas de nbgrader."""
-    return {_id(c): "\n".join(l for l in c.source.splitlines() if l.strip() not in MARCAS)
+    return {grade_id(c): "\n".join(l for l in c.source.splitlines() if l.strip() not in MARCAS)
             for c in fuente.cells if c.metadata.get("nbgrader", {}).get("solution")}
 
 
@@ -24,8 +22,8 @@ def rellenar(cuaderno, respuestas):
     nuevo = copy.deepcopy(cuaderno)
     pendientes = dict(respuestas)
     for celda in nuevo.cells:
-        if _id(celda) in pendientes:
-            celda.source = pendientes.pop(_id(celda))
+        if grade_id(celda) in pendientes:
+            celda.source = pendientes.pop(grade_id(celda))
     if pendientes:
         raise ValueError("el cuaderno no tiene estas celdas de respuesta: %s" % ", ".join(sorted(pendientes)))
     return nuevo
@@ -40,8 +38,8 @@ def escribir_entrega(release, respuestas, carpeta):
     """Deja en `carpeta` el cuaderno de release relleno con `respuestas`, como lo entregaría un estudiante."""
     cuaderno = nbformat.read(release, as_version=4)
     # Con el cuestionario formativo no hay celdas respuesta-N: esas respuestas no tienen dónde ir.
-    celdas = {_id(c) for c in cuaderno.cells}
-    respuestas = {g: r for g, r in respuestas.items() if g in celdas or not g.startswith("respuesta-")}
+    celdas = {grade_id(c) for c in cuaderno.cells}
+    respuestas = {g: r for g, r in respuestas.items() if g in celdas or not g.startswith(RESPUESTA)}
     carpeta = Path(carpeta)
     carpeta.mkdir(parents=True, exist_ok=True)
     nbformat.write(rellenar(cuaderno, respuestas), carpeta / Path(release).name)

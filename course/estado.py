@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from . import HORA_DESCONOCIDA, TAREA, cuaderno, gradebook, limites
+from . import EJECUTAR, HORA_DESCONOCIDA, PREGUNTA, TAREA, cuaderno, grade_id, gradebook, limites
 from .aislado import entrada
 from .aislado.corrector import FALLOS
 
@@ -356,12 +356,8 @@ def hora_desconocida(carpeta):
     return problema or texto or "la recogida del LMS no la sabe"
 
 
-def _orden_de_prueba(grade_id):
-    return (not grade_id.startswith("pregunta-"), grade_id)
-
-
-def _grade_id(celda):
-    return celda.metadata.get("nbgrader", {}).get("grade_id", "")
+def _orden_de_prueba(de_la_celda):
+    return (not de_la_celda.startswith(PREGUNTA), de_la_celda)
 
 
 def _leer_detalles(e, ruta):
@@ -380,15 +376,15 @@ def _leer_detalles(e, ruta):
     if problema:
         raise ValueError(problema)
     nb = rejoin_lines(nbformat.from_dict(datos))  # el código y las salidas en un texto, como los deja nbformat.read
-    listas = [c.metadata.get("curso", {}).get("diagnosticos") for c in nb.cells if _grade_id(c).startswith("ejecutar-")]
+    listas = [c.metadata.get("curso", {}).get("diagnosticos") for c in nb.cells if grade_id(c).startswith(EJECUTAR)]
     listas = [l for l in listas if isinstance(l, list)]
     e.equivocaciones = sorted({str(d)[:80] for l in listas for d in l}) if listas else None
     e.respuestas = respuestas_del_cuaderno(nb)
     fallos = nb.metadata.get("curso", {}).get(FALLOS)
     e.fallos_del_corrector = [str(f) for f in fallos] if isinstance(fallos, list) else []  # cada uno, ya acotado
     for celda in nb.cells:
-        if _grade_id(celda) in CONVERSACIONES and _grade_id(celda) in e.fallidas:
-            rota = conversacion_rota(_grade_id(celda), _texto_del_error(celda))
+        if grade_id(celda) in CONVERSACIONES and grade_id(celda) in e.fallidas:
+            rota = conversacion_rota(grade_id(celda), _texto_del_error(celda))
             if rota:
                 e.conversaciones.append(rota)
 

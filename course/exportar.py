@@ -33,6 +33,11 @@ from .estado import CORREGIDO, SIN_CORREGIR, leer
 # versiones de ancho completo y el salto de línea, que algunas también aceptan.
 FORMULA = tuple("=+-@\t\r\n＝＋－＠")
 
+
+def hojas_de_notas(raiz):
+    """(exports/notas.csv, exports/notas.xlsx) del curso de `raiz`: donde los dejan `make grade` y `nbgrader export`."""
+    return Path(raiz) / "exports" / "notas.csv", Path(raiz) / "exports" / "notas.xlsx"
+
 COLUMNAS = ["assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
             "raw_score", "late_submission_penalty", "score", "max_score", "estado", "motivo", "sin_hora"]
 
@@ -80,8 +85,9 @@ def exportar_notas(raiz, clase, config):
     with Gradebook(gradebook(raiz)) as gb:
         clases = [clase if t.name == clase.tarea else leer(raiz, t.name, gb, detalles=False)
                   for t in gb.assignments]
-    csv_ = escribir_csv(raiz / "exports" / "notas.csv", clases)
-    escribir_xlsx(raiz / "exports" / "notas.xlsx", clases, formato.zona_horaria(config))
+    csv_, xlsx = hojas_de_notas(raiz)
+    escribir_csv(csv_, clases)
+    escribir_xlsx(xlsx, clases, formato.zona_horaria(config))
     return csv_
 
 

@@ -29,11 +29,11 @@ from harness import ENTORNO, FueraDelGuion, ModeloGuionizado, bucle, guion_de
 from harness.aula.claude import MODELO, ModeloClaude, NoSeEnvia, RespuestaCortada, SinRespuesta, guion_desde, que_falta
 from harness.salmorejo import INICIO
 
-from . import CUADERNO, RAIZ, TAREA
+from . import CUADERNO, RAIZ, TAREA, limites
 from .entregas import soluciones
 
 CARPETA = Path(os.environ.get("CURSO_GUIONES") or Path(__file__).resolve().parent / "guiones")
-TOPE = 10  # turnos de una grabación, como en la conversación del salmorejo
+TOPE = limites.TURNOS_DE_UNA_GRABACION
 
 
 class GuionRechazado(Exception):

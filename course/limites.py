@@ -6,9 +6,12 @@ entera, con lo que sea que tenga dentro, está acotada por la suma de los topes 
 corrector, alargados como mucho ALARGUE_POR_CARGA veces si la máquina va cargada).
 Los de espacio (bytes) dejan mucho margen a una entrega honesta (un cuaderno de unos 50 kB, una
 respuesta de unas decenas de líneas) y cortan pronto a la que no lo es.
-nbgrader_config.py, course/aislado, course/calificacion.py, course/recoleccion.py y la corrección de
-la clase (course/clase.py) los leen de aquí.
+nbgrader_config.py, course/aislado, course/calificacion.py, course/recoleccion.py, la corrección de
+la clase (course/clase.py), las grabaciones y el formgrader los leen de aquí (tests/test_limites.py
+comprueba que cada uno se usa y que no hay otros). Las partes optativas (el hub) llevan los suyos.
 """
+
+from harness.revision.vigilancia import SEGUNDOS
 
 # Tiempo de reloj, en segundos.
 CELDA = 1                   # una celda del cuaderno en el núcleo enjaulado; pasado, se interrumpe (entero: nbgrader)
@@ -18,8 +21,9 @@ CUADERNO = 10               # todas las celdas de un cuaderno juntas en el núcl
 ARRANQUE_NUCLEO = 120       # lo que puede tardar en arrancar el núcleo enjaulado (es la máquina, no el estudiante)
 ARRANQUE_JAULA = 30         # lo que puede tardar en arrancar el proceso del corrector en su jaula (ídem)
 CARGA = 2                   # cargar la celda de respuesta `ejecutar` en la jaula del corrector
-LLAMADA = 1                 # una llamada a `ejecutar` (o leer una respuesta del cuestionario) en esa jaula: el
-                            # que dice la lección, y el de revisar (SEGUNDOS de harness/revision/vigilancia.py)
+LLAMADA = SEGUNDOS          # una llamada a `ejecutar` (o leer una respuesta del cuestionario) en esa jaula: el
+                            # que dice la lección, y el de revisar (harness/revision/vigilancia.py, que va a los
+                            # estudiantes sin este paquete: por eso vive allí)
 COMPROBACIONES = 100        # todas las llamadas de las comprobaciones de una entrega juntas; agotado, las que
                             # faltan suspenden. Más que LLAMADA por todas las que puede hacer la corrección
                             # (course/calificacion.py, llamadas_como_mucho; lo comprueba test_revision.py)
@@ -28,14 +32,16 @@ COMPROBACIONES = 100        # todas las llamadas de las comprobaciones de una en
 # con la máquina cargada, cada uno se alarga así, hasta ALARGUE_POR_CARGA veces lo que dice como mucho.
 ALARGUE_POR_CARGA = 5
 HILOS_CON_ESPERA = 1_000    # hilos de una jaula cuya espera se mira; los de más no se descuentan
-# La alarma de una llamada a `ejecutar` fuera de una jaula: con ella acotan cada llamada `revisar(ejecutar)` y
+# La alarma de una llamada a `ejecutar` fuera de una jaula (con ella acotan cada llamada `revisar(ejecutar)` y
 # las pruebas visibles del desafío en el cuaderno del estudiante, y el corrector de confianza la usa de
-# respaldo, por si la jaula no corta (course/calificacion.py). Es SEGUNDOS de harness/revision/vigilancia.py,
-# que va a los estudiantes sin este paquete: ese es su único sitio, y vale lo mismo que LLAMADA.
+# respaldo, por si la jaula no corta: course/calificacion.py) es la misma, SEGUNDOS.
 
 # La clase corregida a la vez, en varios procesos (course/clase.py)
 ESPERA_AL_GRADEBOOK = 60    # segundos que una conexión espera a que otra suelte el gradebook (SQLite)
 REINTENTOS = 3              # veces que se corrige una entrega que aun así choca con el gradebook bloqueado
+
+# Las conversaciones grabadas con un modelo de verdad (`make grabar`, course/grabaciones.py)
+TURNOS_DE_UNA_GRABACION = 10    # como en la conversación del salmorejo; más, y la grabación no vale de prueba oculta
 
 # Tiempo de CPU, en segundos.
 CPU = 120                   # para todo lo que corra en una jaula, sumado
@@ -96,6 +102,9 @@ CARPETA_DEL_NUCLEO = 64 * MIB   # bytes que el núcleo puede escribir en la carp
 FICHEROS_EN_LA_CARPETA = 2_000  # ficheros y carpetas que puede crear allí
 MEMORIA_COMPARTIDA = 16 * MIB   # bytes de memoria compartida de System V de una jaula (en su espacio de IPC)
 FICHEROS = 64 * MIB             # bytes de un fichero que escriba la jaula
+
+# El formgrader (course/formgrader)
+CELDAS_DE_UNA_PETICION = 5_000  # celdas que se aceptan al preguntar los puntos de un cuaderno (uno de verdad tiene decenas)
 
 # El canal entre el corrector de confianza y la jaula (course/aislado/protocolo.py, que usan los dos lados)
 LINEA_DE_LA_JAULA = 2_000_000   # bytes de una línea que manda la jaula; la jaula manda una excepción en su lugar,

@@ -123,11 +123,12 @@ def test_nbgrader_config_solo_da_valores_y_no_carga_el_modelo_de_verdad():
     arbol = ast.parse((RAIZ / "nbgrader_config.py").read_text(encoding="utf-8"))
     llamadas = [ast.unparse(n.value) for n in ast.walk(arbol) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)]
     assert sorted(llamadas) == ["ajustes.leer_el_roster_con('course.recoleccion.leer_roster')", "sys.path.insert(0, RAIZ)"]
-    del_curso = {"%s.%s" % (n.module, a.name) if n.module == "course" else n.module
+    aristas = grafo()
+    del_curso = {"%s.%s" % (n.module, a.name) if "%s.%s" % (n.module, a.name) in aristas else n.module
                  for n in ast.walk(arbol) if isinstance(n, ast.ImportFrom) and n.module.startswith("course")
                  for a in n.names}
-    assert del_curso == {"course.ajustes", "course.limites"}
-    aristas, alcanzados, pendientes = grafo(), set(), list(del_curso)
+    assert del_curso == {"course", "course.ajustes", "course.limites"}
+    alcanzados, pendientes = set(), list(del_curso)
     while pendientes:
         modulo = pendientes.pop()
         if modulo not in alcanzados:

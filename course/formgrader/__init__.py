@@ -294,6 +294,7 @@ def puntos_publicados(celdas, config=None):
     """
     import nbformat
 
+    from .. import grade_id
     from ..cuestionario import Cuestionario
 
     cuaderno = nbformat.v4.new_notebook()
@@ -304,16 +305,12 @@ def puntos_publicados(celdas, config=None):
         nueva = nbformat.v4.new_markdown_cell if celda.get("cell_type") == "markdown" else nbformat.v4.new_code_cell
         cuaderno.cells.append(nueva(metadata=nbformat.from_dict(metadatos)))
     preprocesador = Cuestionario(config=config) if config is not None else Cuestionario()
-    antes = [(_grade_id(c), _puntos(c)) for c in cuaderno.cells if _puntos(c)]
+    antes = [(grade_id(c), _puntos(c)) for c in cuaderno.cells if _puntos(c)]
     publicado, _ = preprocesador.preprocess(nbformat.from_dict(cuaderno), {})
-    despues = [(_grade_id(c), _puntos(c)) for c in publicado.cells if _puntos(c)]
+    despues = [(grade_id(c), _puntos(c)) for c in publicado.cells if _puntos(c)]
     quedan = {g for g, _ in despues}
     return {"puntos": sum(p for _, p in despues), "en_el_cuaderno": sum(p for _, p in antes),
             "fuera": [{"grade_id": g, "puntos": p} for g, p in antes if g not in quedan], "modo": preprocesador.modo}
-
-
-def _grade_id(celda):
-    return celda.metadata.get("nbgrader", {}).get("grade_id")
 
 
 def _puntos(celda):

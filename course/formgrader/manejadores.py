@@ -9,10 +9,9 @@ import json
 from nbgrader.server_extensions.formgrader.base import BaseApiHandler, BaseHandler, check_xsrf
 from tornado import web
 
+from .. import limites
 from . import guion, notas_de_la_clase, puntos_publicados
 
-# Las celdas que se aceptan en una petición de puntos (un cuaderno de verdad tiene unas decenas).
-CELDAS = 5000
 
 
 class Guion(BaseHandler):
@@ -50,7 +49,7 @@ class Puntos(BaseApiHandler):
     def post(self):
         datos = self.get_json_body()
         celdas = datos.get("celdas") if isinstance(datos, dict) else None
-        if not isinstance(celdas, list) or len(celdas) > CELDAS:
+        if not isinstance(celdas, list) or len(celdas) > limites.CELDAS_DE_UNA_PETICION:
             raise web.HTTPError(400, "se esperaba {\"celdas\": [...]}")
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.finish(json.dumps(puntos_publicados(celdas, self.api.config)))

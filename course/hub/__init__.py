@@ -57,7 +57,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-from .. import RAIZ, entorno, paquete
+from .. import CURSO, RAIZ, entorno, paquete
 from ..estudiantes.empezar import AJUSTE_DE_IDIOMA
 from ..traduccion.completar import completar
 
@@ -71,7 +71,6 @@ ROSTER = AQUI / "roster-de-ejemplo.csv"
 SERVICIO = "curso-harness-hub.service"
 INACTIVIDAD = 3600  # segundos sin actividad tras los que jupyterhub-idle-culler para el servidor de un usuario
 PUERTO = 8000
-CURSO = "harness-de-agentes"        # el course_id de nbgrader_config.py
 COPIA = "curso-harness"             # la carpeta del curso en la casa del profesor
 # La lista de tareas de nbgrader con los plazos de entrega, para los estudiantes (course/hub/plazos.py).
 MODULO_DE_PLAZOS = "curso_harness_plazos"
