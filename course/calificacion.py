@@ -15,12 +15,12 @@ a la vez se dice entero una sola vez, en la primera de ellas; las demás remiten
 import functools
 import inspect
 import weakref
-from typing import Protocol, runtime_checkable
 
 from harness.revision import CLAUSULAS, PRUEBAS, REGLA, SALMOREJO, SEGUNDOS, NoCumple, generar, probar, repasar, reglas
 from harness.revision.diagnosticos import DIAGNOSTICOS as _EXPLICADOS, EQUIVOCACION
 
 from course import EJECUTAR
+from course.aislado.protocolo import RespuestaAparte  # una respuesta en su jaula: el protocolo, allí declarado
 from course.grabaciones import conversaciones_grabadas
 
 # Nombre de cada equivocación → una línea para los informes de la clase.
@@ -39,19 +39,6 @@ class Suspenso(NoCumple):
     def _render_traceback_(self):
         # IPython muestra estas líneas en lugar de la traza: el estudiante lee el motivo, no nuestro código.
         return ["\x1b[0;31m✘ No pasa:\x1b[0m " + str(self).replace("\n", "\n  ")]
-
-
-@runtime_checkable
-class RespuestaAparte(Protocol):
-    """Una respuesta que corre fuera de este proceso (la de course/aislado, en su jaula): su `ejecutar`,
-    `cargar()`, que la carga si hace falta y dice por qué no se ha podido cargar (o None), y `respaldo`,
-    los segundos de reloj tras los que la alarma de respaldo corta una llamada (ella corta antes)."""
-
-    respaldo: float
-
-    def cargar(self) -> str | None: ...
-
-    def ejecutar(self, llamada, entorno): ...
 
 
 # La semilla de los casos ocultos de esta tarea: la misma para toda la clase, y distinta de la de `revisar`.

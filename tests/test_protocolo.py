@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from course import limites
+from course.aislado import protocolo
 from course.aislado.protocolo import DemasiadasPiezas, Ilegible, Opaco, codificar, decodificar, mensaje
 
 SIMPLES = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
@@ -116,3 +117,46 @@ def _tiene_opacos(x):
 def test_una_linea_que_no_es_un_mensaje_es_ilegible(linea):
     with pytest.raises(Ilegible):
         mensaje(linea)
+
+
+# Los mensajes, por su nombre: cada uno cruza el canal y llega igual, de la misma clase.
+TEXTOS = st.text(max_size=20)
+DATOS_CODIFICADOS = DATOS.map(codificar)
+MENSAJES_GENERADOS = st.one_of(
+    st.builds(protocolo.Cargar, TEXTOS), st.builds(protocolo.Valor, TEXTOS, TEXTOS),
+    st.builds(protocolo.Llamada, DATOS_CODIFICADOS), st.builds(protocolo.Operacion, TEXTOS, st.lists(DATOS_CODIFICADOS, max_size=3)),
+    st.builds(protocolo.Ok, DATOS_CODIFICADOS), st.just(protocolo.Listo()), st.just(protocolo.Hecho()),
+    st.builds(protocolo.Falta, TEXTOS), st.builds(protocolo.Devuelve, DATOS_CODIFICADOS, st.none() | DATOS_CODIFICADOS),
+    st.builds(protocolo.Excepcion, st.builds(lambda t: protocolo.de_excepcion(ValueError(t)), TEXTOS),
+              st.none() | DATOS_CODIFICADOS))
+
+
+@settings(max_examples=300)
+@given(MENSAJES_GENERADOS)
+def test_cada_mensaje_cruza_el_canal_y_llega_igual_y_de_su_clase(enviado):
+    linea = protocolo.linea(enviado)
+    assert linea.endswith(b"\n") and linea.count(b"\n") == 1
+    assert mensaje(linea[:-1]) == enviado
+
+
+def test_todos_los_mensajes_del_protocolo_estan_en_la_lista_y_se_reconocen_por_su_primer_campo():
+    from dataclasses import fields, is_dataclass
+
+    declarados = [c for c in vars(protocolo).values() if isinstance(c, type) and is_dataclass(c)]
+    assert sorted(c.__name__ for c in declarados) == sorted(c.__name__ for c in protocolo.MENSAJES)
+    primeros = [fields(c)[0].name for c in protocolo.MENSAJES]
+    assert len(set(primeros)) == len(primeros)
+
+
+@pytest.mark.parametrize("linea", [b'{"valor": "x = 1"}', b'{"op": "lee"}', b'{"nada": 1}', b'{"ok": {"v": 1}}x'])
+def test_un_mensaje_sin_sus_campos_o_desconocido_es_ilegible(linea):
+    with pytest.raises(Ilegible):
+        mensaje(linea)
+
+
+def test_lo_que_lanza_ejecutar_en_la_jaula_trae_lo_que_lee_la_lista_de_comprobacion():
+    """harness.revision no importa el curso: lee `tipo` y `origen` de lo que lanza ejecutar, si los trae."""
+    from harness.revision import clausulas
+
+    lanzada = protocolo.Lanzada("KeyError", "'x'", (3, "return d['x']", "fuera"))
+    assert clausulas._tipo(lanzada) == "KeyError" and lanzada.origen == (3, "return d['x']", "fuera")

@@ -18,7 +18,8 @@ from harness.revision.vigilancia import OPERACIONES, Agotado, en_segundos, opera
 
 from . import jaula, protocolo, servidor
 from .reloj import Espera, Plazo
-from .protocolo import DemasiadasPiezas, Ilegible, codificar, de_excepcion, decodificar, leer_excepcion
+from .protocolo import (Cargar, DemasiadasPiezas, Devuelve, Excepcion, Falta, Ilegible, Lanzada, Llamada, Ok, Operacion,
+                        Valor, codificar, de_excepcion, decodificar, leer_excepcion)
 
 # Lo único del curso que ve la jaula del corrector: el servidor, el protocolo y los topes, cada uno en
 # su sitio de un paquete `course` que allí no tiene nada más (ni __init__.py: es un paquete de nombres).
@@ -36,15 +37,6 @@ ARRANQUE = "import sys; sys.path.insert(0, %r); from course.aislado import servi
 NO_SE_ENTIENDE = "Tu código ha escrito en el canal del corrector algo que no se entiende."
 
 
-class Lanzada(Exception):
-    """Lo que lanzó el código del estudiante en la jaula, con su tipo, su texto y, si la lanzó una línea
-    de su respuesta, su `origen` (número de línea, la línea y si está en un except, en un try o fuera)."""
-
-    def __init__(self, tipo, texto, origen=None):
-        super().__init__(texto)
-        self.tipo, self.origen = tipo, origen
-
-
 def _dato(d):
     """El valor que devuelve la jaula; un dato ilegible o con demasiadas piezas suspende con su motivo."""
     try:
@@ -56,10 +48,17 @@ def _dato(d):
         raise Suspenso(NO_SE_ENTIENDE) from None
 
 
+def _devuelto(respuesta):
+    """El valor de un Devuelve; otro mensaje, donde solo cabe ese, suspende como lo que no se entiende."""
+    if not isinstance(respuesta, Devuelve):
+        raise Suspenso(NO_SE_ENTIENDE)
+    return _dato(respuesta.devuelve)
+
+
 def _excepcion(respuesta):
-    """(tipo, texto, origen) de la excepción que cuenta la jaula, si tiene esa forma."""
+    """(tipo, texto, origen) de la Excepcion que cuenta la jaula, si tiene esa forma."""
     try:
-        return leer_excepcion(respuesta["excepcion"])
+        return leer_excepcion(respuesta.excepcion)
     except Ilegible:
         raise Suspenso(NO_SE_ENTIENDE) from None
 
@@ -82,8 +81,8 @@ def _igualar(destino, fuente):
 class CodigoAislado:
     """El código de una respuesta, cargado en una jaula que se vuelve a arrancar si muere o se cuelga.
 
-    Es una `RespuestaAparte` de course/calificacion.py: las comprobaciones lo reciben entero, y dicen
-    aparte por qué no se ha podido cargar.
+    Es una `RespuestaAparte` (course/aislado/protocolo.py): las comprobaciones lo reciben entero, y dicen
+    aparte por qué no se ha podido cargar. Lo que lanza `ejecutar` llega como `Lanzada`.
 
     El tiempo, con los topes de course/limites.py: cada llamada tiene el suyo, el que dice la lección
     (LLAMADA), y todas las de la entrega juntas tienen `tiempo` segundos como mucho, contados desde la
@@ -191,7 +190,7 @@ class CodigoAislado:
             self._envia(mensaje, plazo)
             while True:
                 respuesta = self._recibe(plazo)
-                if "op" not in respuesta:
+                if not isinstance(respuesta, Operacion):
                     return respuesta
                 self._envia(self._opera(entorno, respuesta), plazo)
         except BaseException:
@@ -200,23 +199,21 @@ class CodigoAislado:
 
     @staticmethod
     def _opera(entorno, pedido):
-        """Hace en el entorno de verdad la operación que ha pedido una herramienta desde la jaula."""
+        """Hace en el entorno de verdad la Operacion que ha pedido una herramienta desde la jaula: Ok o Excepcion."""
         try:
             piezas = [limites.PIEZAS_DE_UN_DATO]
-            a = [decodificar(x, piezas) for x in pedido["argumentos"]]
+            a = [decodificar(x, piezas) for x in pedido.argumentos]
         except Exception as e:
-            return {"excepcion": de_excepcion(e)}
-        if not isinstance(pedido.get("op"), str):
-            return {"excepcion": de_excepcion(RuntimeError("operación no permitida"))}
-        if entorno is None or pedido["op"] not in OPERACIONES:
-            return {"excepcion": de_excepcion(RuntimeError("operación no permitida"))}
+            return Excepcion(de_excepcion(e))
+        if entorno is None or not isinstance(pedido.op, str) or pedido.op not in OPERACIONES:
+            return Excepcion(de_excepcion(RuntimeError("operación no permitida")))
         try:  # en el entorno de la comprobación, que la apunta (harness.revision.vigilancia)
-            return {"ok": codificar(operar(entorno, pedido["op"], *a))}
+            return Ok(codificar(operar(entorno, pedido.op, *a)))
         except Exception as e:
             # Con su traza, la excepción guardaría estos marcos (y lo que la respuesta ha mandado en ellos) mientras
             # alguien la tuviera: no hace falta para contarla.
             e.__traceback__ = None
-            return {"excepcion": de_excepcion(e)}
+            return Excepcion(de_excepcion(e))
 
     def _listo(self):
         if self.proceso is None or self.proceso.poll() is not None:
@@ -251,7 +248,7 @@ class CodigoAislado:
             try:
                 self._listo()
                 tope = self._tope(limites.CARGA)
-                respuesta = self._pide({"cargar": self.codigo}, tope)
+                respuesta = self._pide(Cargar(self.codigo), tope)
             except TimeoutError:
                 self.error_al_cargar = "no termina en %s" % en_segundos(tope)
             except Suspenso as s:
@@ -259,7 +256,7 @@ class CodigoAislado:
             except Exception as e:  # lo que sea: esa respuesta no se carga, y las demás se corrigen
                 self.error_al_cargar = "el corrector no ha podido cargarla (%s: %s)" % (type(e).__name__, e)
             else:
-                if "excepcion" in respuesta:
+                if isinstance(respuesta, Excepcion):
                     self.error_al_cargar = "%s: %s" % _excepcion(respuesta)[:2]
                 self.cargado = True
         return self.error_al_cargar
@@ -273,20 +270,20 @@ class CodigoAislado:
             raise Suspenso("Tu celda de respuesta da error al ejecutarse: %s" % self.error_al_cargar)
         tope = self._tope(limites.LLAMADA)
         try:
-            respuesta = self._pide({"llamada": codificar(llamada)}, tope, entorno)
+            respuesta = self._pide(Llamada(codificar(llamada)), tope, entorno)
         except TimeoutError:
             if tope < limites.LLAMADA:
                 # Se ha cortado en lo que le quedaba a la entrega, no en el tope de una llamada: que no
                 # haya acabado a tiempo no dice nada de esta llamada (podía faltarle una décima).
                 raise self._sin_tiempo("esta se ha cortado a medias") from None
             raise Agotado(tope) from None
-        if "llamada" in respuesta:
-            _igualar(llamada, _dato(respuesta["llamada"]))
-        if "falta" in respuesta:
+        if isinstance(respuesta, (Devuelve, Excepcion)) and respuesta.llamada is not None:
+            _igualar(llamada, _dato(respuesta.llamada))
+        if isinstance(respuesta, Falta):
             raise Suspenso("No encuentro tu función ejecutar. ¿Ha dado error la celda de tu respuesta?")
-        if "excepcion" in respuesta:
+        if isinstance(respuesta, Excepcion):
             raise Lanzada(*_excepcion(respuesta))
-        return _dato(respuesta.get("devuelve"))
+        return _devuelto(respuesta)
 
     def valor(self, codigo, nombre):
         """El valor de `nombre` tras ejecutar `codigo` (una celda de respuesta) en la jaula."""
@@ -295,11 +292,11 @@ class CodigoAislado:
         self._listo()
         tope = self._tope(limites.LLAMADA)
         try:
-            respuesta = self._pide({"valor": codigo, "nombre": nombre}, tope)
+            respuesta = self._pide(Valor(codigo, nombre), tope)
         except TimeoutError:
             raise Suspenso("La celda de tu respuesta no termina en %s." % en_segundos(tope)) from None
-        if "falta" in respuesta:
+        if isinstance(respuesta, Falta):
             raise Suspenso("Tu celda de respuesta no define %s." % nombre)
-        if "excepcion" in respuesta:
+        if isinstance(respuesta, Excepcion):
             raise Suspenso("Tu celda de respuesta da error: %s: %s" % _excepcion(respuesta)[:2])
-        return _dato(respuesta.get("devuelve"))
+        return _devuelto(respuesta)

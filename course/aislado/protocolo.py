@@ -1,27 +1,112 @@
-"""El protocolo entre el corrector de confianza y la jaula: una línea JSON por mensaje, y los datos dentro.
+"""El protocolo entre el corrector de confianza y la jaula: sus mensajes, por su nombre, y los datos que llevan.
 
 Lo usan los dos lados, `cliente.py` fuera y `servidor.py` dentro de la jaula, que ve este fichero y
 course/limites.py y nada más del curso: por eso solo usa la biblioteca estándar.
 
-Los mensajes. El corrector manda `{"cargar": código}`, `{"valor": código, "nombre": n}` o
-`{"llamada": dato}`; la jaula contesta `{"listo": true}` al arrancar, `{"hecho": true}`,
-`{"devuelve": dato}`, `{"falta": nombre}` o `{"excepcion": excepción}`; a una llamada, también con
-`"llamada": dato`, la llamada tal como la ha dejado `ejecutar`. Mientras corre una llamada, la jaula
-pregunta por el entorno con `{"op": operación, "argumentos": [dato, ...]}` (las operaciones de
-harness.revision.vigilancia.OPERACIONES) y el corrector contesta `{"ok": dato}` o `{"excepcion": excepción}`.
+La lista de comprobación (course/calificacion.py y harness.revision) corrige una `RespuestaAparte` como si
+fuera un `ejecutar`; lo que lanza llega como `Lanzada`. Por dentro, el corrector y la jaula se mandan los
+mensajes de abajo, una línea JSON cada uno, con los campos de su clase. La jaula contesta `Listo` al
+arrancar; a `Cargar`, `Hecho`; a `Valor`, `Devuelve` o `Falta`; a `Llamada`, `Devuelve` o `Excepcion` con la
+llamada tal como la ha dejado `ejecutar`, o `Falta` si no hay `ejecutar`; a lo que no puede hacer, `Excepcion`.
+Mientras corre una llamada, la jaula pide cada operación del entorno con `Operacion` (las de
+harness.revision.vigilancia.OPERACIONES) y el corrector contesta `Ok` o `Excepcion`.
 
 Un dato es un valor de Python que viaja con su tipo: `{"v": x}` (str, int, float, bool, None),
 `{"list": [...]}`, `{"tuple": [...]}`, `{"set": [...]}`, `{"frozenset": [...]}` y
 `{"dict": [[clave, valor], ...]}`; cualquier otro objeto viaja como `{"otro": su tipo, "repr": su
-repr}` y llega como `Opaco`. Una excepción es
-`{"tipo", "texto", "args"}` y, si la lanzó una línea de la respuesta, `"origen"`: [número, línea,
-"except" | "try" | "fuera"].
+repr}` y llega como `Opaco`. Una excepción es `{"tipo", "texto", "args"}` y, si la lanzó una línea de la
+respuesta, `"origen"`: [número, línea, "except" | "try" | "fuera"].
 """
 
 import builtins
 import json
+from dataclasses import MISSING, dataclass, fields
+from typing import Protocol, runtime_checkable
 
 from course import limites
+
+Dato = dict  # un valor codificado con `codificar`; `decodificar` lo devuelve a Python
+
+
+@runtime_checkable
+class RespuestaAparte(Protocol):
+    """Una respuesta que corre fuera del proceso del corrector (la de cliente.py, en su jaula): su `ejecutar`,
+    `cargar()`, que la carga si hace falta y dice por qué no se ha podido cargar (o None), y `respaldo`, los
+    segundos de reloj tras los que la alarma de respaldo corta una llamada (ella corta antes)."""
+
+    respaldo: float
+
+    def cargar(self) -> str | None: ...
+
+    def ejecutar(self, llamada: dict, entorno) -> object: ...
+
+
+class Lanzada(Exception):
+    """Lo que lanzó `ejecutar` en la jaula. harness.revision lee su `tipo` (el nombre de su clase allí) y su
+    `origen`: (número de línea, la línea, "except" | "try" | "fuera") si la lanzó una línea de la respuesta."""
+
+    def __init__(self, tipo: str, texto: str, origen: tuple[int, str, str] | None = None):
+        super().__init__(texto)
+        self.tipo, self.origen = tipo, origen
+
+
+@dataclass
+class Cargar:       # corrector → jaula: ejecuta el código de la respuesta en un espacio nuevo
+    cargar: str
+
+
+@dataclass
+class Valor:        # corrector → jaula: el valor de `nombre` tras ejecutar el código de una celda de respuesta
+    valor: str
+    nombre: str
+
+
+@dataclass
+class Llamada:      # corrector → jaula: llama a `ejecutar` de la respuesta cargada
+    llamada: Dato
+
+
+@dataclass
+class Operacion:    # jaula → corrector, mientras corre una llamada: una operación del entorno
+    op: str
+    argumentos: list[Dato]
+
+
+@dataclass
+class Ok:           # corrector → jaula: lo que ha dado la operación
+    ok: Dato
+
+
+@dataclass
+class Listo:        # jaula → corrector: ha arrancado
+    listo: bool = True
+
+
+@dataclass
+class Hecho:        # jaula → corrector: la respuesta está cargada
+    hecho: bool = True
+
+
+@dataclass
+class Falta:        # jaula → corrector: ese nombre no está definido
+    falta: str
+
+
+@dataclass
+class Devuelve:     # jaula → corrector: lo que ha dado, y tras una llamada, la llamada como ha quedado
+    devuelve: Dato
+    llamada: Dato | None = None
+
+
+@dataclass
+class Excepcion:    # cualquiera de los dos: lo que se ha lanzado (como `de_excepcion`), y la llamada como con Devuelve
+    excepcion: dict
+    llamada: Dato | None = None
+
+
+# Cada mensaje se reconoce por su primer campo; si una línea tiene varios, cuenta el primero de esta lista.
+MENSAJES = (Operacion, Excepcion, Falta, Devuelve, Ok, Hecho, Listo, Cargar, Valor, Llamada)
+
 
 SIMPLES = (str, int, float, bool, type(None))
 
@@ -140,16 +225,22 @@ def leer_excepcion(d):
 
 
 def linea(mensaje):
-    """El mensaje como una línea de bytes, lista para el canal."""
-    return (json.dumps(mensaje, ensure_ascii=False) + "\n").encode("utf-8")
+    """El mensaje (uno de MENSAJES) como una línea de bytes, lista para el canal; sin los campos que valen None."""
+    campos = {f.name: getattr(mensaje, f.name) for f in fields(mensaje) if getattr(mensaje, f.name) is not None}
+    return (json.dumps(campos, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def mensaje(crudo):
-    """El mensaje de una línea del canal (sin su salto); Ilegible si no es un objeto JSON."""
+    """El mensaje de una línea del canal (sin su salto), de una clase de MENSAJES; Ilegible si no es ninguno."""
     try:
         leido = json.loads(crudo)
     except (ValueError, RecursionError):
         leido = None
-    if not isinstance(leido, dict):
-        raise Ilegible("una línea que no es un mensaje del protocolo")
-    return leido
+    if isinstance(leido, dict):
+        for clase in MENSAJES:
+            campos = fields(clase)
+            if campos[0].name in leido:
+                if all(f.name in leido or f.default is not MISSING for f in campos):
+                    return clase(**{f.name: leido[f.name] for f in campos if f.name in leido})
+                break
+    raise Ilegible("una línea que no es un mensaje del protocolo")

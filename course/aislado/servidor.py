@@ -15,7 +15,8 @@ import sys
 
 from course import limites
 
-from .protocolo import a_excepcion, codificar, de_excepcion, decodificar, linea, mensaje
+from .protocolo import (Cargar, Devuelve, Excepcion, Falta, Hecho, Listo, Llamada, Ok, Operacion, Valor, a_excepcion,
+                        codificar, de_excepcion, decodificar, linea, mensaje)
 
 
 class RespuestaEnorme(Exception):
@@ -35,8 +36,8 @@ class Canal:
     def enviar(self, m):
         datos = linea(m)
         if len(datos) > limites.LINEA_DE_LA_JAULA:
-            datos = linea({"excepcion": de_excepcion(RespuestaEnorme(
-                "lo devuelto ocupa más de %d bytes" % limites.LINEA_DE_LA_JAULA))})
+            datos = linea(Excepcion(de_excepcion(RespuestaEnorme(
+                "lo devuelto ocupa más de %d bytes" % limites.LINEA_DE_LA_JAULA))))
         self.salida.write(datos)
         self.salida.flush()
 
@@ -50,11 +51,14 @@ class Canal:
 def operar_en_el_corrector(canal):
     """La función que hace una operación del entorno: se la pide al corrector y espera su respuesta."""
     def operar(op, *argumentos):
-        canal.enviar({"op": op, "argumentos": [codificar(a) for a in argumentos]})
-        respuesta = canal.recibir()
-        if "excepcion" in respuesta:
-            raise a_excepcion(respuesta["excepcion"])
-        return decodificar(respuesta["ok"])
+        canal.enviar(Operacion(op, [codificar(a) for a in argumentos]))
+        match canal.recibir():
+            case Ok(dato):
+                return decodificar(dato)
+            case Excepcion(excepcion):
+                raise a_excepcion(excepcion)
+            case otra:
+                raise RuntimeError("el corrector ha contestado %s a una operación" % type(otra).__name__)
     return operar
 
 
@@ -79,33 +83,33 @@ def main():
     import harness.salmorejo  # noqa: F401 (cargado ya, el tope de la carga de una respuesta es solo para ella)
     from harness.revision.vigilancia import Entorno, origen
     entorno = Entorno(operar_en_el_corrector(canal))
-    canal.enviar({"listo": True})
+    canal.enviar(Listo())
     while True:
         orden = canal.recibir()
         try:
-            if "cargar" in orden:
-                espacio = espacio_de(orden["cargar"])
-                canal.enviar({"hecho": True})
-            elif "valor" in orden:
-                nombre = orden["nombre"]
-                valores = espacio_de(orden["valor"], "<tu celda %s>" % nombre)  # otra celda: no pisa las líneas de ejecutar
-                canal.enviar({"devuelve": codificar(valores[nombre])} if nombre in valores else {"falta": nombre})
-            elif "llamada" in orden:
-                ejecutar = espacio.get("ejecutar") if espacio else None
-                if not callable(ejecutar):
-                    canal.enviar({"falta": "ejecutar"})
-                    continue
-                ll = decodificar(orden["llamada"])
-                try:
-                    obs = ejecutar(ll, entorno)
-                except Exception as e:  # con la línea de la respuesta que la ha lanzado, si es suya
+            match orden:
+                case Cargar(codigo):
+                    espacio = espacio_de(codigo)
+                    canal.enviar(Hecho())
+                case Valor(codigo, nombre):
+                    valores = espacio_de(codigo, "<tu celda %s>" % nombre)  # otra celda: no pisa las líneas de ejecutar
+                    canal.enviar(Devuelve(codificar(valores[nombre])) if nombre in valores else Falta(nombre))
+                case Llamada(dato):
+                    ejecutar = espacio.get("ejecutar") if espacio else None
+                    if not callable(ejecutar):
+                        canal.enviar(Falta("ejecutar"))
+                        continue
+                    ll = decodificar(dato)
                     try:
-                        donde = origen(e, RESPUESTA)
-                    except BaseException:
-                        donde = None
-                    canal.enviar({"excepcion": de_excepcion(e, donde), "llamada": codificar(ll)})
-                    continue
-                canal.enviar({"devuelve": codificar(obs), "llamada": codificar(ll)})
+                        obs = ejecutar(ll, entorno)
+                    except Exception as e:  # con la línea de la respuesta que la ha lanzado, si es suya
+                        try:
+                            donde = origen(e, RESPUESTA)
+                        except BaseException:
+                            donde = None
+                        canal.enviar(Excepcion(de_excepcion(e, donde), codificar(ll)))
+                        continue
+                    canal.enviar(Devuelve(codificar(obs), codificar(ll)))
         except BaseException as e:  # también SystemExit y KeyboardInterrupt: el corrector decide
-            canal.enviar({"excepcion": de_excepcion(e)})
+            canal.enviar(Excepcion(de_excepcion(e)))
 
