@@ -11,8 +11,6 @@ la clase (course/clase.py), las grabaciones y el formgrader los leen de aquí (t
 comprueba que cada uno se usa y que no hay otros). Las partes optativas (el hub) llevan los suyos.
 """
 
-from harness.revision.vigilancia import SEGUNDOS
-
 # Tiempo de reloj, en segundos.
 CELDA = 1                   # una celda del cuaderno en el núcleo enjaulado; pasado, se interrumpe (entero: nbgrader)
 INTERRUPCION = 2            # lo que se espera a que una celda interrumpida se pare antes de dar el núcleo por perdido
@@ -21,9 +19,10 @@ CUADERNO = 10               # todas las celdas de un cuaderno juntas en el núcl
 ARRANQUE_NUCLEO = 120       # lo que puede tardar en arrancar el núcleo enjaulado (es la máquina, no el estudiante)
 ARRANQUE_JAULA = 30         # lo que puede tardar en arrancar el proceso del corrector en su jaula (ídem)
 CARGA = 2                   # cargar la celda de respuesta `ejecutar` en la jaula del corrector
-LLAMADA = SEGUNDOS          # una llamada a `ejecutar` (o leer una respuesta del cuestionario) en esa jaula: el
-                            # que dice la lección, y el de revisar (harness/revision/vigilancia.py, que va a los
-                            # estudiantes sin este paquete: por eso vive allí)
+LLAMADA = 1                 # una llamada a `ejecutar` (o leer una respuesta del cuestionario) en esa jaula: el
+                            # que dice la lección, y el de revisar: SEGUNDOS de harness/revision/vigilancia.py, que va
+                            # a los estudiantes sin este paquete (y este no importa harness: lo lee nbgrader_config.py).
+                            # test_limites.py comprueba que son iguales
 COMPROBACIONES = 100        # todas las llamadas de las comprobaciones de una entrega juntas; agotado, las que
                             # faltan suspenden. Más que LLAMADA por todas las que puede hacer la corrección
                             # (course/calificacion.py, llamadas_como_mucho; lo comprueba test_revision.py)
@@ -34,7 +33,7 @@ ALARGUE_POR_CARGA = 5
 HILOS_CON_ESPERA = 1_000    # hilos de una jaula cuya espera se mira; los de más no se descuentan
 # La alarma de una llamada a `ejecutar` fuera de una jaula (con ella acotan cada llamada `revisar(ejecutar)` y
 # las pruebas visibles del desafío en el cuaderno del estudiante, y el corrector de confianza la usa de
-# respaldo, por si la jaula no corta: course/calificacion.py) es la misma, SEGUNDOS.
+# respaldo, por si la jaula no corta: course/calificacion.py) es esa, SEGUNDOS.
 
 # La clase corregida a la vez, en varios procesos (course/clase.py)
 ESPERA_AL_GRADEBOOK = 60    # segundos que una conexión espera a que otra suelte el gradebook (SQLite)

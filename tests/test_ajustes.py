@@ -135,6 +135,13 @@ def test_nbgrader_config_solo_da_valores_y_no_carga_el_modelo_de_verdad():
             alcanzados.add(modulo)
             pendientes += aristas.get(modulo, ())
     assert alcanzados <= {"course", "course.ajustes", "course.limites"}
+    # Ni harness, cuyo __init__ carga el envoltorio del modelo de verdad (harness.aula.claude).
+    for modulo in alcanzados:
+        ruta = RAIZ / (modulo.replace(".", "/") + ("/__init__.py" if modulo == "course" else ".py"))
+        importados = {n.module if isinstance(n, ast.ImportFrom) else a.name
+                      for n in ast.walk(ast.parse(ruta.read_text(encoding="utf-8")))
+                      if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        assert not {m for m in importados if m and m.split(".")[0] == "harness"}, modulo
 
 
 def test_las_bibliotecas_ajustadas_tienen_tope_de_version():

@@ -53,4 +53,4 @@ def _es_un_numero(valor):
 def test_el_tope_de_una_llamada_es_el_de_la_leccion():
     from harness.revision.vigilancia import SEGUNDOS
 
-    assert limites.LLAMADA is SEGUNDOS
+    assert limites.LLAMADA == SEGUNDOS
