@@ -127,17 +127,17 @@ def test_nbgrader_config_solo_da_valores_y_no_carga_el_modelo_de_verdad():
     del_curso = {"%s.%s" % (n.module, a.name) if "%s.%s" % (n.module, a.name) in aristas else n.module
                  for n in ast.walk(arbol) if isinstance(n, ast.ImportFrom) and n.module.startswith("course")
                  for a in n.names}
-    assert del_curso == {"course", "course.ajustes", "course.limites"}
+    assert del_curso == {"course", "course.ajustes", "course.limites", "course.aislado.retroalimentacion"}
     alcanzados, pendientes = set(), list(del_curso)
     while pendientes:
         modulo = pendientes.pop()
         if modulo not in alcanzados:
             alcanzados.add(modulo)
             pendientes += aristas.get(modulo, ())
-    assert alcanzados <= {"course", "course.ajustes", "course.limites"}
+    assert alcanzados <= {"course", "course.ajustes", "course.limites", "course.aislado", "course.aislado.retroalimentacion"}
     # Ni harness, cuyo __init__ carga el envoltorio del modelo de verdad (harness.aula.claude).
     for modulo in alcanzados:
-        ruta = RAIZ / (modulo.replace(".", "/") + ("/__init__.py" if modulo == "course" else ".py"))
+        ruta = RAIZ / (modulo.replace(".", "/") + ("/__init__.py" if modulo in ("course", "course.aislado") else ".py"))
         importados = {n.module if isinstance(n, ast.ImportFrom) else a.name
                       for n in ast.walk(ast.parse(ruta.read_text(encoding="utf-8")))
                       if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
