@@ -18,8 +18,8 @@ from harness.revision.vigilancia import OPERACIONES, Agotado, en_segundos, opera
 
 from . import jaula, protocolo, servidor
 from .reloj import Espera, Plazo
-from .protocolo import (Cargar, DemasiadasPiezas, Devuelve, Excepcion, Falta, Ilegible, Lanzada, Llamada, Ok, Operacion,
-                        Valor, codificar, de_excepcion, decodificar, leer_excepcion)
+from .protocolo import (Cargar, DemasiadasPiezas, Devuelve, Excepcion, Falta, Ilegible, Importar, Lanzada, Llamada, Ok,
+                        Operacion, Valor, codificar, de_excepcion, decodificar, leer_excepcion)
 
 # Lo único del curso que ve la jaula del corrector: el servidor, el protocolo y los topes, cada uno en
 # su sitio de un paquete `course` que allí no tiene nada más (ni __init__.py: es un paquete de nombres).
@@ -95,8 +95,9 @@ class CodigoAislado:
     # corta antes, también con la máquina cargada.
     respaldo = limites.LLAMADA * limites.ALARGUE_POR_CARGA + 1
 
-    def __init__(self, codigo, tiempo=limites.COMPROBACIONES):
+    def __init__(self, codigo, tiempo=limites.COMPROBACIONES, importaciones=()):
         self.codigo = codigo
+        self.importaciones = list(importaciones)  # las de las celdas de antes de la respuesta, como `import json`
         self.proceso = None
         self.jaula = None
         self.cargado = False
@@ -130,7 +131,11 @@ class CodigoAislado:
         self._espera.raiz = self.proceso.pid
         # Lo que tarda en arrancar es cosa de la máquina: su propio tope, de reloj, aparte del de la respuesta.
         try:
-            self._recibe(Plazo(limites.ARRANQUE_JAULA))
+            plazo = Plazo(limites.ARRANQUE_JAULA)
+            self._recibe(plazo)
+            if self.importaciones:  # lo que el cuaderno ya ha importado cuando llega a la respuesta
+                self._envia(Importar(self.importaciones), plazo)
+                self._recibe(plazo)
         except TimeoutError:
             self.cerrar()
             raise Suspenso("La jaula del corrector no ha arrancado en %d segundos: la máquina va muy cargada. "

@@ -10,6 +10,7 @@
   estudiante haya hecho con esas celdas en su núcleo no cuenta.
 """
 
+import ast
 import contextlib
 import html
 import io
@@ -275,6 +276,24 @@ def _tiempo_agotado(motivo):
     return {"ename": "TiempoAgotado", "evalue": motivo, "traceback": ["\x1b[0;31m⏱ Tiempo agotado:\x1b[0m " + motivo]}
 
 
+def importaciones_de_antes(nb, hasta=EJECUTAR):
+    """Las importaciones de las celdas del cuaderno (no las de respuesta) antes de la celda `hasta`: la respuesta
+    ve en la jaula los nombres que ve en el cuaderno ejecutado de arriba abajo (un `json.dumps` sin `import json`
+    vale allí, porque una celda anterior lo importa, y vale aquí)."""
+    importaciones = []
+    for celda in nb.cells:
+        if grade_id(celda) == hasta:
+            break
+        if celda.cell_type != "code" or celda.metadata.get("nbgrader", {}).get("solution"):
+            continue
+        try:
+            arbol = ast.parse(celda.source)
+        except SyntaxError:
+            continue
+        importaciones += [ast.unparse(n) for n in arbol.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    return importaciones
+
+
 def _decide_el_corrector(celda):
     """Si es una celda de prueba de las que decide el corrector de confianza."""
     return (celda.cell_type == "code" and celda.metadata.get("nbgrader", {}).get("grade")
@@ -330,7 +349,7 @@ class VeredictosDeConfianza(NbGraderPreprocessor):
         respuestas = {grade_id(c): c.source for c in nb.cells
                       if c.metadata.get("nbgrader", {}).get("solution")}
         fallos = []  # lo que el corrector no ha podido hacer con esta entrega, cada cosa en una línea
-        with CodigoAislado(respuestas.get("ejecutar", "")) as codigo:
+        with CodigoAislado(respuestas.get("ejecutar", ""), importaciones=importaciones_de_antes(nb)) as codigo:
             codigo.cargar()  # antes de las comprobaciones, para que su tope de tiempo no cuente la carga
             for celda in decididas:
                 celda.outputs = _salida(lambda: _decidir(grade_id(celda), codigo, respuestas), fallos,

@@ -6,7 +6,7 @@ course/limites.py y nada más del curso: por eso solo usa la biblioteca estánda
 La lista de comprobación (course/calificacion.py y harness.revision) corrige una `RespuestaAparte` como si
 fuera un `ejecutar`; lo que lanza llega como `Lanzada`. Por dentro, el corrector y la jaula se mandan los
 mensajes de abajo, una línea JSON cada uno, con los campos de su clase. La jaula contesta `Listo` al
-arrancar; a `Cargar`, `Hecho`; a `Valor`, `Devuelve` o `Falta`; a `Llamada`, `Devuelve` o `Excepcion` con la
+arrancar; a `Importar` (lo que el cuaderno ha importado antes de la respuesta) y a `Cargar`, `Hecho`; a `Valor`, `Devuelve` o `Falta`; a `Llamada`, `Devuelve` o `Excepcion` con la
 llamada tal como la ha dejado `ejecutar`, o `Falta` si no hay `ejecutar`; a lo que no puede hacer, `Excepcion`.
 Mientras corre una llamada, la jaula pide cada operación del entorno con `Operacion` (las de
 harness.revision.vigilancia.OPERACIONES) y el corrector contesta `Ok` o `Excepcion`.
@@ -48,6 +48,11 @@ class Lanzada(Exception):
     def __init__(self, tipo: str, texto: str, origen: tuple[int, str, str] | None = None):
         super().__init__(texto)
         self.tipo, self.origen = tipo, origen
+
+
+@dataclass
+class Importar:     # corrector → jaula, al arrancar: las importaciones de las celdas del cuaderno antes de la respuesta
+    importar: list[str]
 
 
 @dataclass
@@ -105,7 +110,7 @@ class Excepcion:    # cualquiera de los dos: lo que se ha lanzado (como `de_exce
 
 
 # Cada mensaje se reconoce por su primer campo; si una línea tiene varios, cuenta el primero de esta lista.
-MENSAJES = (Operacion, Excepcion, Falta, Devuelve, Ok, Hecho, Listo, Cargar, Valor, Llamada)
+MENSAJES = (Operacion, Excepcion, Falta, Devuelve, Ok, Hecho, Listo, Importar, Cargar, Valor, Llamada)
 
 
 SIMPLES = (str, int, float, bool, type(None))

@@ -15,8 +15,8 @@ import sys
 
 from course import limites
 
-from .protocolo import (Cargar, Devuelve, Excepcion, Falta, Hecho, Listo, Llamada, Ok, Operacion, Valor, a_excepcion,
-                        codificar, de_excepcion, decodificar, linea, mensaje)
+from .protocolo import (Cargar, Devuelve, Excepcion, Falta, Hecho, Importar, Listo, Llamada, Ok, Operacion, Valor,
+                        a_excepcion, codificar, de_excepcion, decodificar, linea, mensaje)
 
 
 class RespuestaEnorme(Exception):
@@ -65,10 +65,22 @@ def operar_en_el_corrector(canal):
 RESPUESTA = "<tu respuesta>"  # el nombre de fichero del código de la respuesta, en sus trazas
 
 
-def espacio_de(codigo, archivo=RESPUESTA):
-    """El espacio de nombres del cuaderno antes de la respuesta, y la respuesta ejecutada en él."""
+def antes_de_la_respuesta(importaciones=()):
+    """El espacio de nombres del cuaderno antes de la respuesta: lo de harness y las `importaciones` de las celdas
+    de antes (una por elemento, como `import json`), las que se pueden hacer en la jaula."""
     espacio = {"__name__": "__main__"}
     exec("from harness import *\nfrom harness.salmorejo import INICIO, RESPUESTAS, VISTO, FINAL", espacio)
+    for importacion in importaciones:
+        try:
+            exec(importacion, espacio)
+        except Exception:  # lo que la jaula no ve (course/): en el cuaderno tampoco lo usa una respuesta que vale
+            pass
+    return espacio
+
+
+def espacio_de(codigo, archivo=RESPUESTA, antes=None):
+    """La respuesta ejecutada en una copia de `antes` (el espacio de nombres del cuaderno antes de ella)."""
+    espacio = dict(antes if antes is not None else antes_de_la_respuesta())
     # Con sus líneas a mano, una excepción de la respuesta puede decir en qué línea ha saltado.
     linecache.cache[archivo] = (len(codigo), None, codigo.splitlines(True), archivo)
     exec(compile(codigo, archivo, "exec"), espacio)
@@ -80,6 +92,7 @@ def main():
     sys.stdout = sys.stderr = open(os.devnull, "w")
     sys.setrecursionlimit(limites.RECURSION_EN_LA_JAULA)
     espacio = None
+    antes = antes_de_la_respuesta()
     import harness.salmorejo  # noqa: F401 (cargado ya, el tope de la carga de una respuesta es solo para ella)
     from harness.revision.vigilancia import Entorno, origen
     entorno = Entorno(operar_en_el_corrector(canal))
@@ -88,11 +101,14 @@ def main():
         orden = canal.recibir()
         try:
             match orden:
+                case Importar(importaciones):
+                    antes = antes_de_la_respuesta(importaciones)
+                    canal.enviar(Hecho())
                 case Cargar(codigo):
-                    espacio = espacio_de(codigo)
+                    espacio = espacio_de(codigo, antes=antes)
                     canal.enviar(Hecho())
                 case Valor(codigo, nombre):
-                    valores = espacio_de(codigo, "<tu celda %s>" % nombre)  # otra celda: no pisa las líneas de ejecutar
+                    valores = espacio_de(codigo, "<tu celda %s>" % nombre, antes)  # otra celda: no pisa las líneas de ejecutar
                     canal.enviar(Devuelve(codificar(valores[nombre])) if nombre in valores else Falta(nombre))
                 case Llamada(dato):
                     ejecutar = espacio.get("ejecutar") if espacio else None
