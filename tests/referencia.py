@@ -1,5 +1,9 @@
 """Los ejecutar de referencia de las pruebas. La biblioteca no tiene ninguno: es el ejercicio."""
 
+import functools
+
+import nbformat
+
 from harness import FUNCIONES, error, incumple, resultado
 
 
@@ -20,3 +24,17 @@ def ejecutar_a_medias(ll, entorno):
     if motivo is not None:
         return error(ll["id"], "no se ha ejecutado: " + motivo)
     return resultado(ll["id"], FUNCIONES[ll["name"]](entorno, **ll["input"]))
+
+
+@functools.cache
+def _antes_de_la_respuesta():
+    from course import CUADERNO, RAIZ, TAREA
+    from course.aislado.corrector import importaciones_de_antes
+    from course.aislado.servidor import antes_de_la_respuesta
+    return antes_de_la_respuesta(importaciones_de_antes(nbformat.read(RAIZ / "release" / TAREA / CUADERNO, as_version=4)))
+
+
+def espacio_del_cuaderno():
+    """Un espacio de nombres como el del cuaderno al llegar a la celda de respuesta (harness y lo que importan las
+    celdas de antes, como `json`): el mismo con el que la jaula del corrector carga la respuesta."""
+    return dict(_antes_de_la_respuesta())

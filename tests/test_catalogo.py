@@ -23,7 +23,6 @@ el cuestionario cambiado, las trampas y las entregas raras, corrige toda la clas
 
 import contextlib
 import csv
-import functools
 import json
 from html import unescape
 import os
@@ -691,20 +690,14 @@ def test_sin_la_idea_de_la_leccion_no_se_llega_a_la_mitad(corregido, rubrica):
         assert puntos < mitad, (nombre, puntos)
 
 
-@functools.cache
-def _importaciones_del_cuaderno():
-    from course.aislado.corrector import importaciones_de_antes
-    return tuple(importaciones_de_antes(nbformat.read(RAIZ / "release" / TAREA / CUADERNO, as_version=4)))
-
-
 def _revisar(codigo, archivo, casos):
     """Lo que dicen `repasar` y `reglas` de harness.revision (lo que usa `revisar`) de este código, en este
     proceso, sin jaula, con esos casos: {celda: (puntúa, diagnósticos)}."""
     import linecache
 
-    from course.aislado.servidor import antes_de_la_respuesta
     from harness.revision import PRUEBAS, probar, reglas, repasar
-    espacio = antes_de_la_respuesta(_importaciones_del_cuaderno())  # lo que el núcleo del estudiante ya ha importado
+    from referencia import espacio_del_cuaderno
+    espacio = espacio_del_cuaderno()  # lo que el núcleo del estudiante ya ha importado
     linecache.cache[archivo] = (len(codigo), None, codigo.splitlines(True), archivo)
     exec(compile(codigo, archivo, "exec"), espacio)
     veredictos = reglas(repasar(lambda ll, e: probar(espacio["ejecutar"], ll, e), casos))

@@ -16,6 +16,7 @@ from harness.revision.diagnosticos import EQUIVOCACION, NoCumple
 from harness.revision import CLAUSULAS, DE_LOS_FALLOS, DIAGNOSTICOS, PRUEBAS, REGLA, revisar
 from harness.revision.vigilancia import Espia, probar
 from nucleos import NucleoPorFicheros
+from referencia import espacio_del_cuaderno
 
 CATALOGO = Path(__file__).resolve().parent / "catalogo"
 
@@ -23,8 +24,7 @@ CATALOGO = Path(__file__).resolve().parent / "catalogo"
 def _ejecutar(nombre, codigo=None):
     """El `ejecutar` de una entrega del catálogo (o de `codigo`), definido como en el cuaderno (que guarda el
     código de cada celda en linecache, y así una traza sabe qué dice cada línea)."""
-    espacio = {"__name__": "__main__"}
-    exec("from harness import *", espacio)
+    espacio = espacio_del_cuaderno()
     if codigo is None:
         codigo = (CATALOGO / (nombre + ".py")).read_text(encoding="utf-8")
     linecache.cache[nombre] = (len(codigo), None, codigo.splitlines(True), nombre)
